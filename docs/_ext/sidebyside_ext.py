@@ -1,0 +1,165 @@
+"""Sphinx glue for the sidebyside gallery.
+
+* ``wrap_panes``: on gallery pages, a code cell whose first line is ``# TensorFlow…`` followed by a
+  cell whose first line is ``# PyTorch…`` become two panes of one grid (CSS stacks them on phones).
+  The example stays plain Python; only the HTML layout changes.
+* ``reset_example``: sphinx-gallery calls it before and after every example (``reset_modules``).
+  Before, it seeds everything; after, it fails the build if the example leaked global state.
+* ``check_every_example_ran``: after the build, every gallery script must have an executed page.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from docutils import nodes
+from sphinx.errors import ExtensionError
+
+GALLERY_OUTPUT = "auto_examples"
+PANE_START = {"tensorflow": re.compile(r"#\s*TensorFlow\b"), "pytorch": re.compile(r"#\s*PyTorch\b")}
+
+
+# --- side-by-side panes --------------------------------------------------------------------------
+
+
+def _framework(node: nodes.Node) -> str | None:
+    """'tensorflow' / 'pytorch' if ``node`` is a code cell starting with that marker comment."""
+    if isinstance(node, nodes.literal_block) and node.get("language", "").lower() == "python":
+        first_line = node.astext().lstrip().split("\n", 1)[0]
+        for framework, marker in PANE_START.items():
+            if marker.match(first_line):
+                return framework
+    return None
+
+
+def _is_cell_output(node: nodes.Node) -> bool:
+    """Printed text, captured HTML reprs and figures that sphinx-gallery places after a code cell."""
+    if isinstance(node, (nodes.comment, nodes.raw)):
+        return True
+    if "sphx-glr-script-out" in node.get("classes", []):
+        return True
+    return "image" in type(node).__name__.lower() or "img" in type(node).__name__.lower()
+
+
+def _take_cell(siblings: list[nodes.Node], start: int) -> int:
+    """Index just past the code cell at ``start`` and the outputs that follow it."""
+    end = start + 1
+    while end < len(siblings) and _is_cell_output(siblings[end]):
+        end += 1
+    return end
+
+
+def wrap_panes(app, doctree: nodes.document) -> None:
+    """Put each TensorFlow cell and the PyTorch cell right after it into one two-column grid."""
+    if not app.env.docname.startswith(GALLERY_OUTPUT + "/"):
+        return
+    for parent in list(doctree.findall(nodes.Element)):
+        children = list(parent.children)
+        i, rebuilt, changed = 0, [], False
+        while i < len(children):
+            if _framework(children[i]) == "tensorflow":
+                tf_end = _take_cell(children, i)
+                if tf_end < len(children) and _framework(children[tf_end]) == "pytorch":
+                    torch_end = _take_cell(children, tf_end)
+                    grid = nodes.container(classes=["sbs-grid"])
+                    grid += nodes.container("", *children[i:tf_end], classes=["sbs-pane", "sbs-tf"])
+                    grid += nodes.container(
+                        "", *children[tf_end:torch_end], classes=["sbs-pane", "sbs-torch"]
+                    )
+                    rebuilt.append(grid)
+                    i, changed = torch_end, True
+                    continue
+            rebuilt.append(children[i])
+            i += 1
+        if changed:
+            parent.children = []
+            parent.extend(rebuilt)
+
+
+# --- one example must not change the next one -----------------------------------------------------
+
+_before: dict = {}
+
+
+def _global_state() -> dict:
+    """The process-wide settings an example could leak into the next one."""
+    import sys
+
+    state = {}
+    if "tensorflow" in sys.modules:
+        tf = sys.modules["tensorflow"]
+        state["TensorFlow executes eagerly"] = tf.executing_eagerly()
+        state["TensorFlow default graph"] = id(tf.compat.v1.get_default_graph())
+    if "torch" in sys.modules:
+        torch = sys.modules["torch"]
+        state["torch default dtype"] = torch.get_default_dtype()
+        state["torch default device"] = str(torch.get_default_device())
+        state["torch grad mode"] = torch.is_grad_enabled()
+        state["torch threads"] = torch.get_num_threads()
+    if "matplotlib.pyplot" in sys.modules:
+        state["open matplotlib figures"] = len(sys.modules["matplotlib.pyplot"].get_fignums())
+    return state
+
+
+def reset_example(gallery_conf, fname, when) -> None:
+    """Seed before each example; after it, fail naming the example if it changed global state."""
+    if fname is None:
+        return
+    if when == "before":
+        import sidebyside
+
+        sidebyside.seed_everything(0)
+        _before.clear()
+        _before.update(_global_state())
+        return
+    after = _global_state()
+    leaked = [
+        f"{key}: {_before[key]!r} before, {after[key]!r} after"
+        for key in _before
+        if key in after and after[key] != _before[key]
+    ]
+    if leaked:
+        raise ExtensionError(
+            f"{Path(fname).name} leaked global state into the examples after it: "
+            + "; ".join(leaked)
+            + ". Build TF1 graphs inside `with tf.Graph().as_default():` and restore any "
+            "global setting you change."
+        )
+
+
+# --- no example may silently not run --------------------------------------------------------------
+
+_RUNNING_TIME = re.compile(r"\*\*Total running time of the script:\*\* \(\s*(\d+) minutes\s+([\d.]+) seconds\)")
+
+
+def check_every_example_ran(app, exception) -> None:
+    """Every gallery script must have a generated page that really executed (time > 0, output)."""
+    if exception is not None:
+        return
+    conf = app.config.sphinx_gallery_conf
+    src_root, out_root = Path(app.srcdir), Path(app.srcdir)
+    problems = []
+    for examples_dir, gallery_dir in zip(conf["examples_dirs"], conf["gallery_dirs"], strict=True):
+        examples_dir, gallery_dir = src_root / examples_dir, out_root / gallery_dir
+        for script in sorted(examples_dir.rglob("plot_*.py")):
+            if re.search(conf["ignore_pattern"], str(script)):
+                continue
+            page = gallery_dir / script.relative_to(examples_dir).with_suffix(".rst")
+            if not page.exists():
+                problems.append(f"{script.name}: no page was written (did it call sys.exit()?)")
+                continue
+            text = page.read_text(encoding="utf-8")
+            match = _RUNNING_TIME.search(text)
+            seconds = 60 * int(match[1]) + float(match[2]) if match else 0.0
+            if seconds == 0.0 or "sphx-glr-script-out" not in text and "image-sg" not in text:
+                problems.append(f"{script.name}: the page shows no executed output ({seconds} s)")
+    if problems:
+        raise ExtensionError("Examples that did not run:\n  " + "\n  ".join(problems))
+
+
+def setup(app):
+    app.connect("doctree-read", wrap_panes)
+    app.connect("build-finished", check_every_example_ran)
+    app.add_css_file("sidebyside.css")
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

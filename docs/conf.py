@@ -1,0 +1,78 @@
+"""Sphinx configuration for sidebyside: static vs dynamic computation graphs, side by side."""
+
+import os
+import sys
+from pathlib import Path
+
+import sidebyside
+
+DOCS = Path(__file__).parent
+sys.path.insert(0, str(DOCS / "_ext"))
+# Keep TensorFlow's C++ log lines out of the terminal and the pages.
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+# Stop at once, with the fix, if torch or TensorFlow is missing or the wrong version.
+sidebyside.require_frameworks()
+
+# -- Project ---------------------------------------------------------------------------------------
+project = "sidebyside"
+author = "the sidebyside authors"
+copyright = "2026, the sidebyside authors"
+language = "en"
+
+# -- Extensions ------------------------------------------------------------------------------------
+extensions = [
+    "myst_nb",
+    "sphinx_gallery.gen_gallery",
+    "sphinx_design",
+    "sphinx_copybutton",
+    "sidebyside_ext",
+]
+exclude_patterns = [
+    "_build",
+    # sphinx-gallery writes a notebook beside each page it generates; they are downloads, not pages.
+    "auto_examples/**/*.ipynb",
+    "auto_examples/*.ipynb",
+    "jupyter_execute",
+]
+nitpicky = True
+
+# -- Gallery ---------------------------------------------------------------------------------------
+# `make html EXAMPLE=autograd` builds only the scripts whose file name contains "autograd".
+only = os.environ.get("EXAMPLE", "")
+sphinx_gallery_conf = {
+    "examples_dirs": ["../gallery"],
+    "gallery_dirs": ["auto_examples"],
+    "filename_pattern": r"/plot_",
+    "ignore_pattern": rf"__init__\.py|^(?!.*{only})" if only else r"__init__\.py",
+    "within_subsection_order": "FileNameSortKey",  # order comes from file names, never from length
+    "run_stale_examples": True,  # every build re-executes every example
+    "reset_modules": ("matplotlib", "sidebyside_ext.reset_example"),
+    "reset_modules_order": "both",
+    "capture_repr": ("_repr_html_", "__repr__"),
+    "remove_config_comments": True,
+    "write_computation_times": False,  # its page pulls jQuery and DataTables from CDNs
+    "show_memory": False,
+    "min_reported_time": 0,
+    "download_all_examples": True,
+}
+
+# -- Executed notebook pages (MyST) ----------------------------------------------------------------
+nb_execution_mode = "force"  # re-run on every build, like the gallery
+nb_execution_raise_on_error = True
+nb_execution_timeout = 120
+nb_merge_streams = True
+myst_enable_extensions = ["colon_fence"]
+
+# -- HTML ------------------------------------------------------------------------------------------
+html_theme = "pydata_sphinx_theme"
+html_title = "sidebyside"
+html_static_path = ["_static"]
+html_theme_options = {
+    "secondary_sidebar_items": {"**": ["page-toc", "sg_download_links"], "index": []},
+    "navigation_with_keys": False,
+    "show_prev_next": True,
+}
+html_sidebars = {"index": []}
+html_show_sourcelink = False

@@ -1,0 +1,129 @@
+"""
+Define-and-run vs define-by-run
+===============================
+
+TensorFlow's classic style *defines* a graph first and *runs* it later, as often as you like, by
+feeding it numbers. PyTorch *defines the graph by running* ordinary Python: the graph is recorded
+while the arithmetic happens and is rebuilt on every call.
+
+Both compute the same function, ``y = (w + x) * (w + 1)``, at ``w = 1, x = 2``, and its
+gradients ``dy/dw = (w + 1) + (w + x) = 5`` and ``dy/dx = w + 1 = 2``. At the end we draw the graph each framework really
+built, straight from its objects.
+"""
+
+# %%
+# Setup
+# -----
+# Both frameworks, the helpers of this site, and one seed for everything.
+import matplotlib.pyplot as plt
+import tensorflow as tf
+import torch
+
+import sidebyside
+
+sidebyside.seed_everything(0)
+torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
+sidebyside.provenance()
+
+# %%
+# Build once, run many times / run to build
+# -----------------------------------------
+# TensorFlow 1 style (still available as ``tf.compat.v1``): placeholders are empty slots. Nothing
+# is computed while the graph is built; ``Session.run`` feeds numbers in and pulls results out.
+# The same graph serves every input. ``tf.compat.v1.gradients`` adds the backward operations to the
+# graph, again without computing anything.
+#
+# PyTorch: every line computes immediately. ``requires_grad=True`` asks autograd to record the
+# operations as they happen, so ``backward()`` can walk the record in reverse.
+
+# %%
+# TensorFlow (graph): define, then run
+graph = tf.Graph()
+with graph.as_default(), tf.device(tf_device):
+    w = tf.compat.v1.placeholder(tf.float32, shape=(), name="w")
+    x = tf.compat.v1.placeholder(tf.float32, shape=(), name="x")
+    a = tf.add(w, x, name="a")
+    b = tf.add(w, 1.0, name="b")
+    y = tf.multiply(a, b, name="y")
+    dy_dw, dy_dx = tf.compat.v1.gradients(y, [w, x])
+print("after building:", y)  # a symbolic tensor: no value yet
+
+with tf.compat.v1.Session(graph=graph) as session:
+    tf_y, tf_dw, tf_dx = session.run([y, dy_dw, dy_dx], feed_dict={w: 1.0, x: 2.0})
+    print(f"run with w=1, x=2: y={tf_y}, dy/dw={tf_dw}, dy/dx={tf_dx}")
+    for w_value in (2.0, 3.0):  # the same graph, new numbers: nothing is rebuilt
+        print(f"run with w={w_value}, x=2: y={session.run(y, {w: w_value, x: 2.0})}")
+print("operations in the graph:", len(graph.get_operations()))
+
+# %%
+# PyTorch (eager): run, and the graph is recorded
+w = torch.tensor(1.0, requires_grad=True, device=torch_device)
+x = torch.tensor(2.0, requires_grad=True, device=torch_device)
+a = w + x
+b = w + 1
+y = a * b
+print("after computing:", y)  # already a number, with the function that made it
+y.backward()
+torch_y, torch_dw, torch_dx = y.detach(), w.grad, x.grad
+print(f"run with w=1, x=2: y={torch_y.item()}, dy/dw={torch_dw.item()}, dy/dx={torch_dx.item()}")
+for w_value in (2.0, 3.0):  # every call runs the Python again and records a fresh graph
+    w_new = torch.tensor(w_value, requires_grad=True)
+    print(f"run with w={w_value}, x=2: y={((w_new + 2.0) * (w_new + 1)).item()}")
+
+# %%
+# TensorFlow 2: a graph from a Python function
+# --------------------------------------------
+# Modern TensorFlow runs eagerly, like PyTorch. ``tf.function`` traces the Python function once
+# into a graph (a ``ConcreteFunction``) and then runs that graph on later calls;
+# ``tf.GradientTape`` records the operations for the gradient.
+
+
+@tf.function
+def y_and_gradients(w, x):
+    with tf.GradientTape() as tape:
+        tape.watch([w, x])
+        y = (w + x) * (w + 1.0)
+    return y, tape.gradient(y, [w, x])
+
+
+tf2_y, (tf2_dw, tf2_dx) = y_and_gradients(tf.constant(1.0), tf.constant(2.0))
+concrete = y_and_gradients.get_concrete_function(tf.constant(1.0), tf.constant(2.0))
+print(f"tf.function: y={tf2_y.numpy()}, dy/dw={tf2_dw.numpy()}, dy/dx={tf2_dx.numpy()}")
+print("operations in its traced graph:", len(concrete.graph.get_operations()))
+
+# %%
+# They agree
+# ----------
+# The same numbers from all three; this assertion runs on every build of the site.
+sidebyside.assert_close(tf_y, torch_y, what="y (TF1 graph vs PyTorch)")
+sidebyside.assert_close(tf_dw, torch_dw, what="dy/dw (TF1 graph vs PyTorch)")
+sidebyside.assert_close(tf_dx, torch_dx, what="dy/dx (TF1 graph vs PyTorch)")
+sidebyside.assert_close(tf2_y, torch_y, what="y (tf.function vs PyTorch)")
+sidebyside.assert_close(tf2_dw, torch_dw, what="dy/dw (tf.function vs PyTorch)")
+assert (torch_y.item(), torch_dw.item(), torch_dx.item()) == (6.0, 5.0, 2.0)
+
+# %%
+# The graphs they built
+# ---------------------
+# Left, every operation in the TensorFlow graph: the forward ops (``w``, ``x``, ``a``, ``b``,
+# ``y``) and the gradient ops that ``tf.compat.v1.gradients`` added. Right, the backward graph
+# PyTorch recorded while computing ``y``, read from ``y.grad_fn``: one node per operation, grey for
+# the leaves ``w`` and ``x``. In both pictures the *nodes are operations* and the *edges carry
+# tensors* between them.
+fig, (ax_tf, ax_torch) = plt.subplots(1, 2, figsize=(12, 5))
+sidebyside.draw_tf_graph(graph, ax_tf)
+sidebyside.draw_autograd_graph(y, ax_torch, names={"w": w, "x": x})
+fig.tight_layout()
+plt.show()
+
+# %%
+# What to take away
+# -----------------
+# * A TensorFlow 1 graph is a program built ahead of time: placeholders are filled in at
+#   ``Session.run``, and the same graph serves every input.
+# * PyTorch computes as it goes and records a fresh graph on every call, so ordinary Python
+#   decides what the graph looks like.
+# * Modern TensorFlow gets its graphs from ``tf.function``, which traces Python into a graph.
+#
+# References: ``tf.compat.v1.placeholder``, ``tf.compat.v1.Session``, ``tf.compat.v1.gradients``,
+# ``tf.function``, ``tf.GradientTape``, ``torch.Tensor.backward``, ``torch.Tensor.grad_fn``.

@@ -1,0 +1,23 @@
+"""Small shared helpers for the sidebyside gallery.
+
+Plumbing only: the concepts themselves (graphs, tapes, ``backward()``) live in the examples.
+TensorFlow and PyTorch are imported lazily, inside the helpers, so importing this package is cheap.
+"""
+
+from sidebyside.device import require_frameworks, seed_everything, tf_device, torch_device
+from sidebyside.graphs import draw_autograd_graph, draw_tf_graph
+from sidebyside.parity import assert_close
+from sidebyside.provenance import provenance
+from sidebyside.timing import time_call
+
+__all__ = [
+    "assert_close",
+    "draw_autograd_graph",
+    "draw_tf_graph",
+    "provenance",
+    "require_frameworks",
+    "seed_everything",
+    "tf_device",
+    "time_call",
+    "torch_device",
+]

@@ -1,0 +1,78 @@
+"""Which device each framework runs on, seeding, and the framework versions we need."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import random
+
+import numpy as np
+
+#: Versions the site is written and tested against (see requirements/cpu.txt).
+REQUIRED = {"torch": "2.13.0", "tensorflow": "2.21.0"}
+_DISTRIBUTIONS = {"torch": ("torch",), "tensorflow": ("tensorflow", "tensorflow-cpu")}
+
+
+class FrameworkError(RuntimeError):
+    """A framework is missing or has the wrong version."""
+
+
+def _installed_version(module: str) -> str | None:
+    for dist in _DISTRIBUTIONS[module]:
+        try:
+            return importlib.metadata.version(dist)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return None
+
+
+def require_frameworks() -> None:
+    """Raise a short, actionable error if torch or TensorFlow is missing or not the pinned version."""
+    problems = []
+    for module, wanted in REQUIRED.items():
+        found = _installed_version(module)
+        if found is None or found.split("+")[0] != wanted:
+            problems.append(f"{module}=={wanted} is required, found {found or 'nothing'}")
+    if problems:
+        raise FrameworkError(
+            "; ".join(problems)
+            + ". Fix: run `make html` (it creates .venv with the pinned versions), or "
+            "`pip install -r requirements/cpu.txt` (requirements/cuda.txt on an NVIDIA machine)."
+        )
+
+
+def torch_device() -> str:
+    """``"cuda"`` when PyTorch sees a GPU, else ``"cpu"``."""
+    import torch
+
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def tf_device() -> str:
+    """``"/GPU:0"`` when TensorFlow sees a GPU, else ``"/CPU:0"``.
+
+    Also turns on GPU memory growth, so TensorFlow does not grab the whole card and PyTorch can
+    share it.
+    """
+    import tensorflow as tf
+
+    gpus = tf.config.list_physical_devices("GPU")
+    for gpu in gpus:
+        try:
+            tf.config.experimental.set_memory_growth(gpu, True)
+        except RuntimeError:  # already initialised by an earlier example: growth was set then
+            pass
+    return "/GPU:0" if gpus else "/CPU:0"
+
+
+def seed_everything(seed: int = 0) -> None:
+    """Seed Python, NumPy, PyTorch and TensorFlow (those already imported) with one number."""
+    import sys
+
+    os.environ["PYTHONHASHSEED"] = str(seed)
+    random.seed(seed)
+    np.random.seed(seed)
+    if "torch" in sys.modules:
+        sys.modules["torch"].manual_seed(seed)
+    if "tensorflow" in sys.modules:
+        sys.modules["tensorflow"].random.set_seed(seed)

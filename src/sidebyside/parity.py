@@ -1,0 +1,43 @@
+"""Checks that the TensorFlow and PyTorch results agree."""
+
+from __future__ import annotations
+
+import numpy as np
+
+# float32 arithmetic with different kernels (oneDNN on CPU, cuDNN/TF32 on GPU) differs in the last
+# bits; these tolerances are loose enough for that and tight enough to catch a wrong formula.
+TOLERANCES = {"cpu": dict(rtol=1e-5, atol=1e-6), "cuda": dict(rtol=1e-3, atol=1e-5)}
+
+
+def to_numpy(value) -> np.ndarray:
+    """A NumPy copy of a TF tensor, a torch tensor (any device, with or without grad) or array."""
+    if hasattr(value, "detach"):  # torch.Tensor
+        value = value.detach().cpu()
+    if hasattr(value, "numpy"):
+        value = value.numpy()
+    return np.asarray(value)
+
+
+def max_relative_error(expected, actual) -> float:
+    """Largest ``|expected - actual| / max(|expected|, tiny)`` over all elements."""
+    expected, actual = to_numpy(expected).astype(np.float64), to_numpy(actual).astype(np.float64)
+    scale = np.maximum(np.abs(expected), np.finfo(np.float32).tiny)
+    return float(np.max(np.abs(expected - actual) / scale, initial=0.0))
+
+
+def assert_close(tensorflow, pytorch, *, what: str, device: str = "cpu", **tolerance) -> float:
+    """Assert a TF and a PyTorch result have equal shapes and close values; return the max rel. error.
+
+    ``what`` names the quantity in the error message; ``device`` ("cpu" or "cuda") picks the default
+    tolerance, which keyword arguments ``rtol``/``atol`` override.
+    """
+    tf_value, torch_value = to_numpy(tensorflow), to_numpy(pytorch)
+    if tf_value.shape != torch_value.shape:
+        raise AssertionError(
+            f"{what}: shapes differ, TensorFlow {tf_value.shape} vs PyTorch {torch_value.shape}"
+        )
+    tol = {**TOLERANCES["cuda" if device.startswith("cuda") else "cpu"], **tolerance}
+    np.testing.assert_allclose(
+        torch_value, tf_value, err_msg=f"{what}: TensorFlow and PyTorch disagree", **tol
+    )
+    return max_relative_error(tf_value, torch_value)

@@ -1,0 +1,65 @@
+"""What produced a page's outputs: machine, accelerator, framework versions, time."""
+
+from __future__ import annotations
+
+import datetime
+import html
+import os
+import platform
+from dataclasses import dataclass
+
+
+def cpu_model() -> str:
+    """The CPU's marketing name, read from /proc/cpuinfo where there is one."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """One row per fact; displays as an HTML table in the gallery and as text elsewhere."""
+
+    facts: tuple[tuple[str, str], ...]
+
+    def __repr__(self) -> str:
+        return "\n".join(f"{key}: {value}" for key, value in self.facts)
+
+    def _repr_html_(self) -> str:
+        rows = "".join(
+            f"<tr><th>{html.escape(key)}</th><td>{html.escape(value)}</td></tr>"
+            for key, value in self.facts
+        )
+        return (
+            '<details class="sbs-provenance" open><summary>What ran this page</summary>'
+            f"<table>{rows}</table></details>"
+        )
+
+
+def provenance() -> Provenance:
+    """Collect the facts: CPU model and cores, GPU (or none), Python/torch/TF/CUDA versions, date."""
+    import tensorflow as tf
+    import torch
+
+    if torch.cuda.is_available():
+        gpu = f"{torch.cuda.get_device_name(0)} (used by PyTorch and TensorFlow)"
+    else:
+        gpu = "none: everything on this page ran on the CPU"
+    tf_build = tf.sysconfig.get_build_info()
+    facts = (
+        ("CPU", f"{cpu_model()}, {os.cpu_count()} logical cores"),
+        ("GPU", gpu),
+        ("Python", platform.python_version()),
+        ("PyTorch", f"{torch.__version__} (CUDA {torch.version.cuda or 'not built in'})"),
+        (
+            "TensorFlow",
+            f"{tf.__version__} (CUDA {tf_build.get('cuda_version') or 'not built in'})",
+        ),
+        ("Ran at", datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")),
+    )
+    return Provenance(facts)

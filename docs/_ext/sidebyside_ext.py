@@ -1,8 +1,8 @@
 """Sphinx glue for the sidebyside gallery.
 
-* ``wrap_panes``: on gallery pages, a code cell whose first line is ``# TensorFlow…`` followed by a
-  cell whose first line is ``# PyTorch…`` become two panes of one grid (CSS stacks them on phones).
-  The example stays plain Python; only the HTML layout changes.
+* ``wrap_panes``: on gallery pages, a cell whose text opens with **TensorFlow…** (bold), followed
+  by a cell whose text opens with **PyTorch…**, become two panes of one grid: text, code and output
+  each (CSS stacks them on phones). The example stays plain Python; only the HTML layout changes.
 * ``reset_example``: sphinx-gallery calls it before and after every example (``reset_modules``).
   Before, it seeds everything; after, it fails the build if the example leaked global state.
 * ``check_every_example_ran``: after the build, every gallery script must have an executed page.
@@ -17,19 +17,24 @@ from docutils import nodes
 from sphinx.errors import ExtensionError
 
 GALLERY_OUTPUT = "auto_examples"
-PANE_START = {"tensorflow": re.compile(r"#\s*TensorFlow\b"), "pytorch": re.compile(r"#\s*PyTorch\b")}
+PANE_START = {"tensorflow": re.compile(r"TensorFlow\b"), "pytorch": re.compile(r"PyTorch\b")}
 
 
 # --- side-by-side panes --------------------------------------------------------------------------
 
 
-def _framework(node: nodes.Node) -> str | None:
-    """'tensorflow' / 'pytorch' if ``node`` is a code cell starting with that marker comment."""
-    if isinstance(node, nodes.literal_block) and node.get("language", "").lower() == "python":
-        first_line = node.astext().lstrip().split("\n", 1)[0]
-        for framework, marker in PANE_START.items():
-            if marker.match(first_line):
-                return framework
+def _is_code(node: nodes.Node) -> bool:
+    return isinstance(node, nodes.literal_block) and node.get("language", "").lower() == "python"
+
+
+def _pane_framework(node: nodes.Node) -> str | None:
+    """'tensorflow' / 'pytorch' if ``node`` is a paragraph opening with **TensorFlow…**/**PyTorch…**."""
+    if isinstance(node, nodes.paragraph) and node.children:
+        first = node.children[0]
+        if isinstance(first, nodes.strong):
+            for framework, marker in PANE_START.items():
+                if marker.match(first.astext()):
+                    return framework
     return None
 
 
@@ -42,9 +47,16 @@ def _is_cell_output(node: nodes.Node) -> bool:
     return "image" in type(node).__name__.lower() or "img" in type(node).__name__.lower()
 
 
-def _take_cell(siblings: list[nodes.Node], start: int) -> int:
-    """Index just past the code cell at ``start`` and the outputs that follow it."""
+def _take_pane(siblings: list[nodes.Node], start: int) -> int:
+    """Index just past the pane opening at ``start``: its text, its code cell, and the outputs."""
     end = start + 1
+    while end < len(siblings) and not _is_code(siblings[end]):
+        if _pane_framework(siblings[end]) or isinstance(siblings[end], nodes.section):
+            return end  # text without code: not a pane after all
+        end += 1
+    if end == len(siblings):
+        return end
+    end += 1
     while end < len(siblings) and _is_cell_output(siblings[end]):
         end += 1
     return end
@@ -58,10 +70,10 @@ def wrap_panes(app, doctree: nodes.document) -> None:
         children = list(parent.children)
         i, rebuilt, changed = 0, [], False
         while i < len(children):
-            if _framework(children[i]) == "tensorflow":
-                tf_end = _take_cell(children, i)
-                if tf_end < len(children) and _framework(children[tf_end]) == "pytorch":
-                    torch_end = _take_cell(children, tf_end)
+            if _pane_framework(children[i]) == "tensorflow":
+                tf_end = _take_pane(children, i)
+                if tf_end < len(children) and _pane_framework(children[tf_end]) == "pytorch":
+                    torch_end = _take_pane(children, tf_end)
                     grid = nodes.container(classes=["sbs-grid"])
                     grid += nodes.container("", *children[i:tf_end], classes=["sbs-pane", "sbs-tf"])
                     grid += nodes.container(

@@ -37,7 +37,7 @@ sidebyside.provenance()
 # operations as they happen, so ``backward()`` can walk the record in reverse.
 
 # %%
-# TensorFlow (graph): define, then run
+# **TensorFlow (graph)**: define, then run.
 graph = tf.Graph()
 with graph.as_default(), tf.device(tf_device):
     w = tf.compat.v1.placeholder(tf.float32, shape=(), name="w")
@@ -56,7 +56,7 @@ with tf.compat.v1.Session(graph=graph) as session:
 print("operations in the graph:", len(graph.get_operations()))
 
 # %%
-# PyTorch (eager): run, and the graph is recorded
+# **PyTorch (eager)**: run, and the graph is recorded.
 w = torch.tensor(1.0, requires_grad=True, device=torch_device)
 x = torch.tensor(2.0, requires_grad=True, device=torch_device)
 a = w + x

@@ -10,7 +10,10 @@
 
 from __future__ import annotations
 
+import atexit
+import os
 import re
+import sys
 from pathlib import Path
 
 from docutils import nodes
@@ -92,17 +95,17 @@ def wrap_panes(app, doctree: nodes.document) -> None:
 # --- one example must not change the next one -----------------------------------------------------
 
 _before: dict = {}
+_saved: dict = {}
 
 
 def _global_state() -> dict:
     """The process-wide settings an example could leak into the next one."""
-    import sys
-
     state = {}
     if "tensorflow" in sys.modules:
         tf = sys.modules["tensorflow"]
         state["TensorFlow executes eagerly"] = tf.executing_eagerly()
         state["TensorFlow default graph"] = id(tf.compat.v1.get_default_graph())
+        state["TensorFlow runs functions eagerly"] = tf.config.functions_run_eagerly()
     if "torch" in sys.modules:
         torch = sys.modules["torch"]
         state["torch default dtype"] = torch.get_default_dtype()
@@ -114,17 +117,46 @@ def _global_state() -> dict:
     return state
 
 
+def _refuse_exit(*args):
+    raise RuntimeError(
+        "examples must not exit (sys.exit, exit, quit): sphinx-gallery cannot catch it and the "
+        "page would silently not be written. Print a notice on the page instead."
+    )
+
+
 def reset_example(gallery_conf, fname, when) -> None:
-    """Seed before each example; after it, fail naming the example if it changed global state."""
+    """Prepare each example and check it afterwards (sphinx-gallery's ``reset_modules`` hook).
+
+    Before: seed everything, forget earlier parity checks, turn deprecation warnings raised by the
+    example's own code into errors, and make ``sys.exit()`` raise an ordinary error.
+    After: restore those, and fail naming the example if it changed global state.
+    """
+    import builtins
+    import warnings
+
+    import sidebyside
+    from sidebyside.parity import reset_parity_log
+
     if fname is None:
         return
     if when == "before":
-        import sidebyside
-
         sidebyside.seed_everything(0)
+        reset_parity_log()
         _before.clear()
         _before.update(_global_state())
+        _saved.update(
+            filters=warnings.filters[:],
+            exit=sys.exit,
+            builtins_exit=builtins.exit,
+            quit=builtins.quit,
+        )
+        # The example runs as __main__: only warnings attributed to its own lines become errors.
+        for category in (DeprecationWarning, PendingDeprecationWarning, FutureWarning):
+            warnings.filterwarnings("error", category=category, module="__main__")
+        sys.exit = builtins.exit = builtins.quit = _refuse_exit
         return
+    warnings.filters[:] = _saved["filters"]
+    sys.exit, builtins.exit, builtins.quit = _saved["exit"], _saved["builtins_exit"], _saved["quit"]
     after = _global_state()
     leaked = [
         f"{key}: {_before[key]!r} before, {after[key]!r} after"
@@ -142,11 +174,26 @@ def reset_example(gallery_conf, fname, when) -> None:
 
 # --- no example may silently not run --------------------------------------------------------------
 
-_RUNNING_TIME = re.compile(r"\*\*Total running time of the script:\*\* \(\s*(\d+) minutes\s+([\d.]+) seconds\)")
+_RUNNING_TIME = re.compile(
+    r"\*\*Total running time of the script:\*\* \(\s*(\d+) minutes\s+([\d.]+) seconds\)"
+)
+
+
+_build = {"started": False, "finished": False}
+
+
+def _exit_nonzero_if_unfinished() -> None:
+    """Last line of defence: ``raise SystemExit`` in an example ends sphinx-build with status 0."""
+    if _build["started"] and not _build["finished"]:
+        sys.stderr.write(
+            "sphinx-build stopped before the build finished (SystemExit in an example?)\n"
+        )
+        os._exit(1)
 
 
 def check_every_example_ran(app, exception) -> None:
     """Every gallery script must have a generated page that really executed (time > 0, output)."""
+    _build["finished"] = True
     if exception is not None:
         return
     conf = app.config.sphinx_gallery_conf
@@ -171,6 +218,8 @@ def check_every_example_ran(app, exception) -> None:
 
 
 def setup(app):
+    _build["started"] = True
+    atexit.register(_exit_nonzero_if_unfinished)
     app.connect("doctree-read", wrap_panes)
     app.connect("build-finished", check_every_example_ran)
     app.add_css_file("sidebyside.css")

@@ -101,6 +101,7 @@ sidebyside.assert_close(tf_dx, torch_dx, what="dy/dx (TF1 graph vs PyTorch)")
 sidebyside.assert_close(tf2_y, torch_y, what="y (tf.function vs PyTorch)")
 sidebyside.assert_close(tf2_dw, torch_dw, what="dy/dw (tf.function vs PyTorch)")
 assert (torch_y.item(), torch_dw.item(), torch_dx.item()) == (6.0, 5.0, 2.0)
+sidebyside.parity_report()
 
 # %%
 # The graphs they built

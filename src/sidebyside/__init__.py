@@ -6,7 +6,7 @@ TensorFlow and PyTorch are imported lazily, inside the helpers, so importing thi
 
 from sidebyside.device import require_frameworks, seed_everything, tf_device, torch_device
 from sidebyside.graphs import draw_autograd_graph, draw_tf_graph
-from sidebyside.parity import assert_close
+from sidebyside.parity import assert_close, parity_report
 from sidebyside.provenance import provenance
 from sidebyside.timing import time_call
 
@@ -14,6 +14,7 @@ __all__ = [
     "assert_close",
     "draw_autograd_graph",
     "draw_tf_graph",
+    "parity_report",
     "provenance",
     "require_frameworks",
     "seed_everything",

@@ -52,9 +52,12 @@ def tf_device() -> str:
     """``"/GPU:0"`` when TensorFlow sees a GPU, else ``"/CPU:0"``.
 
     Also turns on GPU memory growth, so TensorFlow does not grab the whole card and PyTorch can
-    share it.
+    share it, and turns off TF32 matmuls (TensorFlow's default on Ampere+ GPUs, PyTorch's is off)
+    so both frameworks compute in the same float32 precision.
     """
     import tensorflow as tf
+
+    tf.config.experimental.enable_tensor_float_32_execution(False)
 
     gpus = tf.config.list_physical_devices("GPU")
     for gpu in gpus:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import html
+from dataclasses import dataclass
+
 import numpy as np
 
 # float32 arithmetic with different kernels (oneDNN on CPU, cuDNN/TF32 on GPU) differs in the last
@@ -40,4 +43,42 @@ def assert_close(tensorflow, pytorch, *, what: str, device: str = "cpu", **toler
     np.testing.assert_allclose(
         torch_value, tf_value, err_msg=f"{what}: TensorFlow and PyTorch disagree", **tol
     )
-    return max_relative_error(tf_value, torch_value)
+    error = max_relative_error(tf_value, torch_value)
+    _checks.append((what, error))
+    return error
+
+
+# Every check since the last reset (the build resets it before each example).
+_checks: list[tuple[str, float]] = []
+
+
+def reset_parity_log() -> None:
+    """Forget the checks made so far (called before each example)."""
+    _checks.clear()
+
+
+@dataclass(frozen=True)
+class ParityReport:
+    """How many TF-vs-PyTorch checks passed on this page, and the worst relative error among them."""
+
+    checks: tuple[tuple[str, float], ...]
+
+    def _summary(self) -> str:
+        if not self.checks:
+            return "No TensorFlow-vs-PyTorch value checks on this page."
+        what, worst = max(self.checks, key=lambda check: check[1])
+        return (
+            f"{len(self.checks)} TensorFlow-vs-PyTorch checks passed; "
+            f"worst relative error {worst:.1e} ({what})."
+        )
+
+    def __repr__(self) -> str:
+        return self._summary()
+
+    def _repr_html_(self) -> str:
+        return f'<p class="sbs-parity">{html.escape(self._summary())}</p>'
+
+
+def parity_report() -> ParityReport:
+    """The checks made so far, worst relative error first in the summary."""
+    return ParityReport(tuple(_checks))

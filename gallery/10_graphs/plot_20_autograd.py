@@ -1,0 +1,259 @@
+"""
+Autograd and the graph it records
+=================================
+
+What exactly does a framework keep when it computes a gradient? We take the small function
+``y = (w + x) * (w + 1)`` at ``w = 1, x = 2`` and look inside: which tensors are *leaves*, which
+operation made each of the others (``grad_fn`` in PyTorch, ``op.type`` in TensorFlow), why PyTorch
+forgets the gradients of intermediate results and the three ways to get them back, and what happens
+when you ask a recorded graph or a ``tf.GradientTape`` for gradients twice. At the end we draw the
+graph each framework kept.
+"""
+
+# %%
+# Setup
+# -----
+# Both frameworks, the helpers of this site, and one seed for everything.
+import warnings
+
+import matplotlib.pyplot as plt
+import tensorflow as tf
+import torch
+
+import sidebyside
+
+sidebyside.seed_everything(0)
+torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
+sidebyside.provenance()
+
+# %%
+# Forward and backward
+# --------------------
+# In both pictures of a computation graph the *nodes are operations* (add, multiply) and the
+# *edges carry tensors* from one operation to the next. Here ``a = w + x`` and ``b = w + 1`` are
+# intermediate results and ``y = a * b``. By the chain rule ``dy/dw = b + a = 5`` and
+# ``dy/dx = b = 2``.
+#
+# Older PyTorch code wraps tensors in ``torch.autograd.Variable``. Since PyTorch 0.4 a plain tensor
+# created with ``requires_grad=True`` does the same job; ``Variable`` survives only so that old
+# code still runs.
+
+# %%
+# **TensorFlow (graph)**: build the graph, add the gradient operations, then run.
+graph = tf.Graph()
+with graph.as_default(), tf.device(tf_device):
+    w = tf.compat.v1.placeholder(tf.float32, shape=(), name="w")
+    x = tf.compat.v1.placeholder(tf.float32, shape=(), name="x")
+    a = tf.add(w, x, name="a")
+    b = tf.add(w, 1.0, name="b")
+    y = tf.multiply(a, b, name="y")
+    dy_dw, dy_dx = tf.compat.v1.gradients(y, [w, x])
+feed = {w: 1.0, x: 2.0}
+with tf.compat.v1.Session(graph=graph) as session:
+    tf_y, tf_dw, tf_dx = session.run([y, dy_dw, dy_dx], feed_dict=feed)
+print(f"y = {tf_y}, dy/dw = {tf_dw}, dy/dx = {tf_dx}")
+
+# %%
+# **PyTorch (eager)**: compute, then ``backward()`` fills ``.grad`` of the leaves.
+w = torch.tensor(1.0, requires_grad=True, device=torch_device)
+x = torch.tensor(2.0, requires_grad=True, device=torch_device)
+a = w + x
+b = w + 1
+y = a * b
+y.backward()
+torch_y, torch_dw, torch_dx = y.detach(), w.grad, x.grad
+print(f"y = {torch_y.item()}, dy/dw = {torch_dw.item()}, dy/dx = {torch_dx.item()}")
+assert (torch_dw.item(), torch_dx.item()) == (5.0, 2.0)
+
+# %%
+# Where each tensor came from
+# ---------------------------
+# Every tensor remembers the operation that produced it. In a TensorFlow graph that is
+# ``tensor.op``: placeholders have no inputs, they are where the graph starts. PyTorch calls the
+# tensors you created yourself *leaves* (``is_leaf``); every other tensor points, through
+# ``grad_fn``, to the backward function of the operation that made it. A leaf has no ``grad_fn``.
+
+# %%
+# **TensorFlow (graph)**: ``op.type`` and the operation's inputs.
+tf_tensors = {name: graph.get_tensor_by_name(f"{name}:0") for name in ("w", "x", "a", "b", "y")}
+for name, tensor in tf_tensors.items():
+    inputs = [t.op.name for t in tensor.op.inputs]
+    print(f"{name}: op.type={tensor.op.type:<12} inputs={inputs}")
+assert [t.op.type for t in tf_tensors.values()] == ["Placeholder"] * 2 + ["AddV2"] * 2 + ["Mul"]
+
+# %%
+# **PyTorch (eager)**: ``is_leaf`` and ``grad_fn``.
+torch_tensors = {"w": w, "x": x, "a": a, "b": b, "y": y}
+for name, tensor in torch_tensors.items():
+    kind = type(tensor.grad_fn).__name__ if tensor.grad_fn is not None else None
+    print(f"{name}: is_leaf={tensor.is_leaf!s:<5} grad_fn={kind}")
+assert [t.is_leaf for t in torch_tensors.values()] == [True, True, False, False, False]
+assert w.grad_fn is None and x.grad_fn is None
+assert [type(t.grad_fn).__name__ for t in (a, b, y)] == ["AddBackward0"] * 2 + ["MulBackward0"]
+
+# %%
+# Gradients of intermediate results
+# ---------------------------------
+# A TensorFlow graph can be differentiated with respect to any tensor in it, intermediate ones
+# included: ``tf.compat.v1.gradients`` just adds more operations. PyTorch's ``backward()`` stores
+# gradients only in the leaves' ``.grad``: the gradients of ``a``, ``b`` and ``y`` pass through
+# and are dropped, which saves memory. ``a.retain_grad()`` before ``backward()`` asks PyTorch to
+# keep the one for ``a``. (``dy/da = b = 2``.)
+
+# %%
+# **TensorFlow (graph)**: ask for ``dy/da`` like any other gradient.
+with graph.as_default():
+    (dy_da,) = tf.compat.v1.gradients(tf_tensors["y"], tf_tensors["a"])
+with tf.compat.v1.Session(graph=graph) as session:
+    tf_da = session.run(dy_da, feed_dict=feed)
+print("dy/da =", tf_da)
+
+# %%
+# **PyTorch (eager)**: only ``a``, which retains its gradient, gets a ``.grad``.
+w.grad, x.grad = None, None  # .grad adds up over backward() calls: start again from nothing
+a = w + x
+a.retain_grad()
+b = w + 1
+y = a * b
+y.backward()
+print("a.retains_grad:", a.retains_grad, " a.grad:", a.grad)
+print("b.retains_grad:", b.retains_grad)
+with warnings.catch_warnings():  # reading .grad of a non-leaf warns, as it is usually a mistake
+    warnings.simplefilter("ignore", UserWarning)
+    print("b.grad:", b.grad)
+    assert b.grad is None
+torch_da = a.grad
+assert torch_da.item() == 2.0 and w.grad.item() == 5.0
+
+# %%
+# Asking for a gradient instead of storing it
+# -------------------------------------------
+# Both frameworks can also *return* gradients rather than store them. ``tf.GradientTape`` records
+# the operations run inside its block; ``tape.watch`` is its version of ``requires_grad=True``
+# (a ``tf.Variable`` is watched automatically, a constant is not). Any tensor computed inside the
+# block can be a target or a source, ``a`` included. PyTorch's equivalent is
+# ``torch.autograd.grad``, which touches no ``.grad`` at all.
+
+# %%
+# **TensorFlow (tf.GradientTape)**: the tape returns ``dy/dw``, ``dy/dx`` and ``dy/da``.
+w = tf.constant(1.0)
+x = tf.constant(2.0)
+with tf.GradientTape() as tape:
+    tape.watch([w, x])
+    a = w + x
+    b = w + 1.0
+    y = a * b
+tape_dw, tape_dx, tape_da = tape.gradient(y, [w, x, a])
+print(f"dy/dw = {tape_dw.numpy()}, dy/dx = {tape_dx.numpy()}, dy/da = {tape_da.numpy()}")
+
+# %%
+# **PyTorch (torch.autograd.grad)**: the same three gradients, returned.
+w = torch.tensor(1.0, requires_grad=True, device=torch_device)
+x = torch.tensor(2.0, requires_grad=True, device=torch_device)
+a = w + x
+b = w + 1
+y = a * b
+grad_dw, grad_dx, grad_da = torch.autograd.grad(y, [w, x, a])
+print(f"dy/dw = {grad_dw.item()}, dy/dx = {grad_dx.item()}, dy/da = {grad_da.item()}")
+assert w.grad is None  # nothing was stored
+
+# %%
+# A hook on an intermediate tensor
+# --------------------------------
+# The third PyTorch way: ``register_hook`` calls a function with the gradient as it flows
+# backwards through ``a``. Hooks can log or even replace gradients; here we only keep a copy.
+a = w + x
+b = w + 1
+y = a * b
+seen = []
+a.register_hook(lambda grad: seen.append(grad.detach().clone()))
+y.backward()
+print("the hook saw dy/da =", seen[0].item())
+assert len(seen) == 1 and seen[0].item() == 2.0
+
+# %%
+# Asking twice
+# ------------
+# To save memory, a ``tf.GradientTape`` lets go of its record after the first ``gradient`` call,
+# and PyTorch frees the values that ``backward()`` needed as soon as it has used them. Asking a
+# second time is an error in both; ``persistent=True`` (TensorFlow) and ``retain_graph=True``
+# (PyTorch) keep the record for another question.
+
+# %%
+# **TensorFlow (tf.GradientTape)**: a second ``gradient`` call needs a persistent tape.
+with tf.GradientTape() as tape:
+    tape.watch(w)
+    y = (w + x) * (w + 1.0)
+tape.gradient(y, w)
+try:
+    tape.gradient(y, w)
+except RuntimeError as error:
+    print("second call:", type(error).__name__, "-", str(error).split("(")[0])
+
+with tf.GradientTape(persistent=True) as tape:
+    tape.watch(w)
+    y = (w + x) * (w + 1.0)
+print("persistent tape:", tape.gradient(y, w).numpy(), "then", tape.gradient(y, w).numpy())
+del tape  # a persistent tape holds its record until it is deleted
+
+# %%
+# **PyTorch (eager)**: a second ``backward()`` needs ``retain_graph=True`` the first time.
+w.grad = None
+y = (w + x) * (w + 1)
+y.backward()
+try:
+    y.backward()
+except RuntimeError as error:
+    print("second call:", type(error).__name__, "-", str(error).split("(")[0])
+
+w.grad = None
+y = (w + x) * (w + 1)
+y.backward(retain_graph=True)
+first = w.grad.item()
+y.backward()  # adds to w.grad
+print("retain_graph=True:", first, "then", w.grad.item() - first)
+
+# %%
+# They agree
+# ----------
+# The same numbers from the graph, the tape and PyTorch; these assertions run on every build.
+sidebyside.assert_close(tf_y, torch_y, what="y (TF1 graph vs PyTorch)")
+sidebyside.assert_close(tf_dw, torch_dw, what="dy/dw (TF1 graph vs PyTorch backward)")
+sidebyside.assert_close(tf_dx, torch_dx, what="dy/dx (TF1 graph vs PyTorch backward)")
+sidebyside.assert_close(tf_da, torch_da, what="dy/da (TF1 graph vs PyTorch retain_grad)")
+sidebyside.assert_close(tape_dw, grad_dw, what="dy/dw (GradientTape vs autograd.grad)")
+sidebyside.assert_close(tape_dx, grad_dx, what="dy/dx (GradientTape vs autograd.grad)")
+sidebyside.assert_close(tape_da, grad_da, what="dy/da (GradientTape vs autograd.grad)")
+sidebyside.assert_close(tape_da, seen[0], what="dy/da (GradientTape vs PyTorch hook)")
+
+# %%
+# The graphs they kept
+# --------------------
+# Left, the TensorFlow graph: the five forward operations plus the gradient operations that the
+# two ``tf.compat.v1.gradients`` calls added to it. Right, the record PyTorch kept for the last
+# ``y``, read from ``y.grad_fn``: one backward function per operation, and an ``AccumulateGrad``
+# node (grey) that writes each leaf's ``.grad``.
+a = w + x
+b = w + 1
+y = a * b
+fig, (ax_tf, ax_torch) = plt.subplots(1, 2, figsize=(13, 6), width_ratios=(3, 2))
+sidebyside.draw_tf_graph(graph, ax_tf)
+sidebyside.draw_autograd_graph(y, ax_torch, names={"w": w, "x": x})
+fig.tight_layout()
+plt.show()
+
+# %%
+# What to take away
+# -----------------
+# * Nodes are operations, edges carry tensors. ``tensor.op`` (TensorFlow) and ``tensor.grad_fn``
+#   (PyTorch) name the operation behind each tensor; PyTorch's leaves have no ``grad_fn``.
+# * ``backward()`` keeps gradients only for leaves. For an intermediate tensor use
+#   ``retain_grad()``, ``torch.autograd.grad`` or a hook; TensorFlow differentiates with respect
+#   to any tensor you name.
+# * A recorded graph answers one gradient question by default: ``persistent=True`` and
+#   ``retain_graph=True`` keep it for more.
+# * ``torch.autograd.Variable`` is legacy: use tensors with ``requires_grad=True``.
+#
+# References: ``tf.compat.v1.gradients``, ``tf.GradientTape``, ``tf.GradientTape.watch``,
+# ``torch.Tensor.backward``, ``torch.Tensor.is_leaf``, ``torch.Tensor.grad_fn``,
+# ``torch.Tensor.retain_grad``, ``torch.Tensor.register_hook``, ``torch.autograd.grad``.

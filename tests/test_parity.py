@@ -1,0 +1,52 @@
+import numpy as np
+import pytest
+import tensorflow as tf
+import torch
+
+import sidebyside
+from sidebyside.parity import max_relative_error, to_numpy
+
+
+def test_close_values_pass_and_report_the_error():
+    error = sidebyside.assert_close(
+        tf.constant([1.0, 2.0]), torch.tensor([1.0, 2.0000001]), what="v"
+    )
+    assert 0 <= error < 1e-6
+
+
+def test_different_values_fail_naming_the_quantity():
+    with pytest.raises(AssertionError, match="dy/dw: TensorFlow and PyTorch disagree"):
+        sidebyside.assert_close(tf.constant(5.0), torch.tensor(4.0), what="dy/dw")
+
+
+def test_different_shapes_fail_even_when_values_broadcast():
+    with pytest.raises(
+        AssertionError, match=r"shapes differ, TensorFlow \(2,\) vs PyTorch \(1, 2\)"
+    ):
+        sidebyside.assert_close(tf.ones(2), torch.ones(1, 2), what="m")
+
+
+def test_tolerance_depends_on_device():
+    tf_value, torch_value = tf.constant(1.0), torch.tensor(1.0005)
+    with pytest.raises(AssertionError):
+        sidebyside.assert_close(tf_value, torch_value, what="x", device="cpu")
+    sidebyside.assert_close(tf_value, torch_value, what="x", device="cuda")
+
+
+def test_to_numpy_handles_grad_tensors_and_tf_tensors():
+    w = torch.tensor([1.0], requires_grad=True) * 2
+    assert to_numpy(w).tolist() == [2.0]
+    assert to_numpy(tf.constant([3.0])).tolist() == [3.0]
+    assert max_relative_error(np.array([2.0]), np.array([2.2])) == pytest.approx(0.1)
+
+
+def test_parity_report_names_the_worst_check():
+    from sidebyside.parity import reset_parity_log
+
+    reset_parity_log()
+    assert "No TensorFlow-vs-PyTorch" in repr(sidebyside.parity_report())
+    sidebyside.assert_close(tf.constant(1.0), torch.tensor(1.0), what="exact")
+    sidebyside.assert_close(tf.constant(2.0), torch.tensor(2.000001), what="rounded")
+    report = sidebyside.parity_report()
+    assert repr(report).startswith("2 TensorFlow-vs-PyTorch checks passed; worst relative error")
+    assert "(rounded)" in repr(report) and 'class="sbs-parity"' in report._repr_html_()

@@ -1,0 +1,23 @@
+import tensorflow as tf
+import torch
+
+import sidebyside
+from sidebyside.provenance import cpu_model
+
+
+def test_provenance_names_the_machine_and_the_versions():
+    facts = dict(sidebyside.provenance().facts)
+    assert cpu_model() in facts["CPU"] and "logical cores" in facts["CPU"]
+    assert facts["PyTorch"].startswith(torch.__version__)
+    assert facts["TensorFlow"].startswith(tf.__version__)
+    if not torch.cuda.is_available():
+        assert facts["GPU"].startswith("none")
+    assert facts["Ran at"].endswith("UTC")
+
+
+def test_provenance_renders_as_escaped_html_and_text():
+    info = sidebyside.provenance()
+    page = info._repr_html_()
+    assert page.startswith('<details class="sbs-provenance"')
+    assert "<th>CPU</th>" in page and "<th>GPU</th>" in page
+    assert "TensorFlow: " in repr(info)

@@ -1,6 +1,49 @@
-"""Shared test setup: real frameworks, quiet TensorFlow, no display."""
+"""Shared test setup: real frameworks, quiet TensorFlow, no display, and the built site."""
 
 import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 os.environ.setdefault("MPLBACKEND", "Agg")
+
+ROOT = Path(__file__).resolve().parents[1]
+GALLERY_SCRIPTS = sorted((ROOT / "gallery").rglob("plot_*.py"))
+# Same command as `make html`: warnings are errors, nitpicky, keep going, fresh environment.
+SPHINX = [sys.executable, "-m", "sphinx", "-b", "html", "-n", "-W", "--keep-going", "-E"]
+
+
+def make_project(dest: Path, gallery: Path = ROOT / "gallery", index: str | None = None) -> Path:
+    """A copy of docs/ (sources only) beside a link to ``gallery``, so builds never touch docs/."""
+    docs = dest / "docs"
+    shutil.copytree(
+        ROOT / "docs",
+        docs,
+        ignore=shutil.ignore_patterns("_build", "auto_examples", "jupyter_execute", "sg_*"),
+    )
+    (dest / "gallery").symlink_to(gallery)
+    if index is not None:
+        for page in docs.glob("*.md"):
+            page.unlink()
+        (docs / "index.md").write_text(index)
+    return docs
+
+
+def sphinx_build(docs: Path, out: Path, example: str = "") -> subprocess.CompletedProcess:
+    env = {**os.environ, "EXAMPLE": example}
+    return subprocess.run(
+        [*SPHINX, str(docs), str(out)], capture_output=True, text=True, env=env, cwd=ROOT
+    )
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    """The whole site, built once per test session exactly as `make html` builds it."""
+    tmp = tmp_path_factory.mktemp("site")
+    result = sphinx_build(make_project(tmp), tmp / "html")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-6000:]
+    return tmp / "html"

@@ -140,6 +140,9 @@ def reset_example(gallery_conf, fname, when) -> None:
     if fname is None:
         return
     if when == "before":
+        import tensorflow  # noqa: F401  (imported here so its state can be compared afterwards)
+        import torch  # noqa: F401
+
         sidebyside.seed_everything(0)
         reset_parity_log()
         _before.clear()

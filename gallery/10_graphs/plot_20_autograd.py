@@ -45,7 +45,7 @@ with graph.as_default(), tf.device(tf_device):
     w = tf.compat.v1.placeholder(tf.float32, shape=(), name="w")
     x = tf.compat.v1.placeholder(tf.float32, shape=(), name="x")
     a = tf.add(w, x, name="a")
-    b = tf.add(w, 1.0, name="b")
+    b = tf.add(w, tf.constant(1.0, name="one"), name="b")
     y = tf.multiply(a, b, name="y")
     dy_dw, dy_dx = tf.compat.v1.gradients(y, [w, x])
 feed = {w: 1.0, x: 2.0}
@@ -181,6 +181,8 @@ assert len(seen) == 1 and seen[0].item() == 2.0
 
 # %%
 # **TensorFlow (tf.GradientTape)**: a second ``gradient`` call needs a persistent tape.
+w = tf.constant(1.0)
+x = tf.constant(2.0)
 with tf.GradientTape() as tape:
     tape.watch(w)
     y = (w + x) * (w + 1.0)
@@ -198,7 +200,8 @@ del tape  # a persistent tape holds its record until it is deleted
 
 # %%
 # **PyTorch (eager)**: a second ``backward()`` needs ``retain_graph=True`` the first time.
-w.grad = None
+w = torch.tensor(1.0, requires_grad=True, device=torch_device)
+x = torch.tensor(2.0, device=torch_device)
 y = (w + x) * (w + 1)
 y.backward()
 try:

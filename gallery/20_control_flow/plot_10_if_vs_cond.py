@@ -1,0 +1,232 @@
+"""
+``if`` vs ``tf.cond``
+=====================
+
+A branch chosen by a value that is only known when the data arrives: ``y = x @ w1`` when
+``z < 0``, else ``y = x @ w2``. PyTorch runs an ordinary Python ``if`` and records only the branch
+it took. A TensorFlow graph is built before ``z`` has a value, so it must hold *both* branches and
+let the graph choose at run time: that is ``tf.cond``. We run both for ``z = 10`` and ``z = -10``
+on the same inputs, count what each graph really contains, and watch ``tf.function`` (AutoGraph)
+turn a Python ``if`` on a tensor into a ``tf.cond`` for us.
+"""
+
+# %%
+# Setup
+# -----
+# Both frameworks, NumPy for the shared inputs, the helpers of this site, and one seed.
+import matplotlib.pyplot as plt
+import numpy as np
+import tensorflow as tf
+import torch
+
+import sidebyside
+
+sidebyside.seed_everything(0)
+torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
+sidebyside.provenance()
+
+# %%
+# One set of inputs
+# -----------------
+# The numbers are drawn once, with NumPy, and fed to both frameworks, so any difference in the
+# results comes from the frameworks and not from their random generators.
+rng = np.random.default_rng(0)
+x_np = rng.standard_normal((3, 4), dtype=np.float32)
+w1_np = rng.standard_normal((4, 5), dtype=np.float32)
+w2_np = rng.standard_normal((4, 5), dtype=np.float32)
+z_values = (10.0, -10.0)
+
+
+def first_row(y):
+    """The first row of a result, rounded, for printing."""
+    return " ".join(f"{value:+.3f}" for value in y[0])
+
+
+# %%
+# A branch chosen at run time
+# ---------------------------
+# ``tf.cond(pred, true_fn, false_fn)`` calls *both* Python functions while the graph is built and
+# puts both branches into the graph; ``Session.run`` then evaluates ``pred`` and runs one of them.
+# One graph serves both values of ``z``. In PyTorch the ``if`` is plain Python: it looks at ``z``
+# and runs one line.
+
+# %%
+# **TensorFlow (graph)**: both branches go into the graph, ``z`` picks one at run time.
+graph = tf.Graph()
+with graph.as_default(), tf.device(tf_device):
+    x = tf.compat.v1.placeholder(tf.float32, shape=(3, 4), name="x")
+    z = tf.compat.v1.placeholder(tf.float32, shape=(), name="z")
+    w1 = tf.compat.v1.placeholder(tf.float32, shape=(4, 5), name="w1")
+    w2 = tf.compat.v1.placeholder(tf.float32, shape=(4, 5), name="w2")
+    y = tf.cond(z < 0, lambda: tf.matmul(x, w1), lambda: tf.matmul(x, w2))
+
+tf_results = {}
+with tf.compat.v1.Session(graph=graph) as session:
+    for z_value in z_values:  # the same graph for both values
+        feed = {x: x_np, z: z_value, w1: w1_np, w2: w2_np}
+        tf_results[z_value] = session.run(y, feed_dict=feed)
+        print(f"z={z_value:+}: y[0] = {first_row(tf_results[z_value])}")
+
+# %%
+# **PyTorch (eager)**: a Python ``if``; each run records only the branch it took.
+x = torch.from_numpy(x_np).to(torch_device)
+w1 = torch.from_numpy(w1_np).to(torch_device).requires_grad_()
+w2 = torch.from_numpy(w2_np).to(torch_device).requires_grad_()
+
+torch_results, torch_graphs = {}, {}
+for z_value in z_values:
+    z = torch.tensor(z_value, device=torch_device)
+    if z < 0:
+        y = x @ w1
+    else:
+        y = x @ w2
+    torch_results[z_value], torch_graphs[z_value] = y.detach(), y
+    print(f"z={z_value:+}: y[0] = {first_row(y.detach().cpu().numpy())}")
+
+# %%
+# What each graph holds
+# ---------------------
+# Count the matrix products. TensorFlow 2 builds ``tf.cond`` as one ``If`` operation (here
+# ``StatelessIf``) whose two branches are small functions stored in the graph's function library:
+# both ``MatMul`` operations are in the graph, whatever ``z`` will be. PyTorch's record, walked
+# back from ``y.grad_fn``, holds a single matrix product per run, and it uses the weight of the
+# branch that ran.
+
+# %%
+# **TensorFlow (graph)**: one ``If`` op; both ``MatMul`` ops live in its branch functions.
+top_level = [op.type for op in graph.get_operations()]
+branch_ops = [node.op for f in graph.as_graph_def().library.function for node in f.node_def]
+print("operations in the graph:", top_level)
+print("operations inside the branch functions:", sorted(branch_ops))
+assert top_level.count("StatelessIf") == 1
+assert branch_ops.count("MatMul") == 2
+
+
+# %%
+# **PyTorch (eager)**: walk ``grad_fn``: one ``MmBackward0`` per run.
+def backward_nodes(output):
+    """Every node of the record behind ``output``, found by walking ``grad_fn`` backwards."""
+    found, todo = [], [output.grad_fn]
+    while todo:
+        node = todo.pop()
+        if node is not None:
+            found.append(node)
+            todo.extend(parent for parent, _ in node.next_functions)
+    return found
+
+
+for z_value, y in torch_graphs.items():
+    nodes = backward_nodes(y)
+    products = [type(node).__name__ for node in nodes].count("MmBackward0")
+    weight = "w1" if any(getattr(n, "variable", None) is w1 for n in nodes) else "w2"
+    print(f"z={z_value:+}: {products} MmBackward0, the weight used is {weight}")
+    assert products == 1 and weight == ("w1" if z_value < 0 else "w2")
+
+# %%
+# The graphs, drawn
+# -----------------
+# Left, the TensorFlow graph: one ``StatelessIf`` node, with both branches folded inside it. Middle
+# and right, what PyTorch recorded on each run: a different graph each time, each with a single
+# matrix product.
+fig, axes = plt.subplots(1, 3, figsize=(15, 4.5))
+sidebyside.draw_tf_graph(graph, axes[0])
+for ax, (z_value, y) in zip(axes[1:], torch_graphs.items(), strict=True):
+    title = f"PyTorch: grad_fn chain, z={z_value:+}"
+    sidebyside.draw_autograd_graph(y, ax, names={"w1": w1, "w2": w2}, title=title)
+fig.tight_layout()
+plt.show()
+
+# %%
+# AutoGraph: a Python ``if`` inside ``tf.function``
+# ---------------------------------------------------
+# Modern TensorFlow lets you write the ``if``. When ``tf.function`` traces a Python function,
+# AutoGraph rewrites an ``if`` whose condition is a *tensor* into ``tf.cond``. The function body
+# below is the same on both sides.
+
+
+# %%
+# **TensorFlow (tf.function)**: the ``if`` on a tensor becomes a ``tf.cond``.
+@tf.function
+def branch(x, z, w1, w2):
+    if z < 0:
+        y = x @ w1
+    else:
+        y = x @ w2
+    return y
+
+
+with tf.device(tf_device):
+    x, w1, w2 = tf.constant(x_np), tf.constant(w1_np), tf.constant(w2_np)
+    tf2_results = {z_value: branch(x, tf.constant(z_value), w1, w2) for z_value in z_values}
+for z_value, y in tf2_results.items():
+    print(f"z={z_value:+}: y[0] = {first_row(y.numpy())}")
+
+
+# %%
+# **PyTorch (eager)**: the same body, plain Python.
+def branch(x, z, w1, w2):
+    if z < 0:
+        y = x @ w1
+    else:
+        y = x @ w2
+    return y
+
+
+x = torch.from_numpy(x_np).to(torch_device)
+w1, w2 = torch.from_numpy(w1_np).to(torch_device), torch.from_numpy(w2_np).to(torch_device)
+torch2_results = {
+    z_value: branch(x, torch.tensor(z_value, device=torch_device), w1, w2) for z_value in z_values
+}
+for z_value, y in torch2_results.items():
+    print(f"z={z_value:+}: y[0] = {first_row(y.cpu().numpy())}")
+
+# %%
+# What AutoGraph wrote
+# --------------------
+# ``tf.autograph.to_code`` shows the rewritten function: the two branches became ``if_body`` and
+# ``else_body`` and the ``if`` became a call to ``ag__.if_stmt``, which builds a ``tf.cond`` when
+# the condition is a tensor. When the condition is a plain Python value, ``if_stmt`` simply runs
+# the branch it picks *while tracing*: the graph then holds one branch, and a different ``z``
+# makes ``tf.function`` trace a new graph.
+traced = tf.function(branch)  # the plain function of the PyTorch pane: the body is the same
+code = tf.autograph.to_code(traced.python_function)
+print("\n".join(line for line in code.splitlines() if "_body" in line or "if_stmt" in line))
+
+x, w1, w2 = tf.constant(x_np), tf.constant(w1_np), tf.constant(w2_np)
+z_tensor = traced.get_concrete_function(x, tf.constant(1.0), w1, w2)
+z_python = traced.get_concrete_function(x, 10.0, w1, w2)
+ops_tensor = [op.type for op in z_tensor.graph.get_operations()]
+ops_python = [op.type for op in z_python.graph.get_operations()]
+print("z is a tensor:      ", ops_tensor)
+print("z is a Python float:", ops_python)
+assert "StatelessIf" in ops_tensor and "MatMul" not in ops_tensor
+assert "StatelessIf" not in ops_python and ops_python.count("MatMul") == 1
+
+# %%
+# They agree
+# ----------
+# Both branches, all three ways; these assertions run on every build. The reference is NumPy
+# applied to the very same arrays.
+for z_value in z_values:
+    expected = x_np @ (w1_np if z_value < 0 else w2_np)
+    label = f"y for z={z_value:+}"
+    sidebyside.assert_close(
+        tf_results[z_value], torch_results[z_value], what=f"{label} (TF1 vs PyTorch)"
+    )
+    sidebyside.assert_close(
+        tf2_results[z_value], torch2_results[z_value], what=f"{label} (tf.function vs PyTorch)"
+    )
+    sidebyside.assert_close(expected, torch_results[z_value], what=f"{label} (NumPy vs PyTorch)")
+
+# %%
+# What to take away
+# -----------------
+# * A static graph is built before the data exists, so it must contain every branch;
+#   ``tf.cond`` stores both and picks one at run time.
+# * PyTorch's ``if`` is ordinary Python: each run records only the branch it took, and the next
+#   run may record a different graph.
+# * Inside ``tf.function``, AutoGraph turns an ``if`` on a tensor into ``tf.cond``; an ``if`` on a
+#   Python value is decided once, while tracing.
+#
+# References: ``tf.cond``, ``tf.compat.v1.placeholder``, ``tf.compat.v1.Session``,
+# ``tf.function``, ``tf.autograph.to_code``, ``torch.Tensor.grad_fn``, ``torch.matmul``.

@@ -1,0 +1,227 @@
+"""
+``while`` vs ``tf.while_loop``
+==============================
+
+A loop whose number of steps depends on the data: multiply a vector ``x`` by a scalar ``w`` until
+its sum reaches a limit. PyTorch runs an ordinary Python ``while`` and records one multiplication
+per step it took. A TensorFlow graph is built before ``x`` is known, so the loop itself must be an
+operation in the graph: ``tf.while_loop``, or a Python ``while`` that ``tf.function`` (AutoGraph)
+turns into one. We run one graph on inputs that need 9 and 3 steps, differentiate through the
+loop in both frameworks, and check the gradient against the closed form.
+"""
+
+# %%
+# Setup
+# -----
+# Both frameworks, NumPy for the shared inputs, the helpers of this site, and one seed.
+import math
+
+import numpy as np
+import tensorflow as tf
+import torch
+
+import sidebyside
+
+sidebyside.seed_everything(0)
+torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
+sidebyside.provenance()
+
+# %%
+# The loop and what to expect
+# ---------------------------
+# Starting from ``x0``, each step does ``x = x * w`` until ``sum(x) >= LIMIT``. After ``n`` steps
+# ``y = sum(x) = sum(x0) * w ** n``, so ``dy/dw = n * sum(x0) * w ** (n - 1)``: the number of
+# steps depends on the data, but for given data it is a fixed whole number, so the gradient is
+# that of an ordinary power. Both frameworks get the same NumPy inputs.
+LIMIT = 100.0
+w_np = np.float32(1.5)
+inputs = {
+    "small x0": np.array([0.5, 1.0, 1.5], dtype=np.float32),  # sum 3: needs 9 steps
+    "large x0": np.array([5.0, 10.0, 15.0], dtype=np.float32),  # sum 30: needs 3 steps
+}
+
+expected = {}
+for name, x0 in inputs.items():
+    total, w_value = float(x0.sum()), float(w_np)  # the reference in double precision
+    n = math.ceil(math.log(LIMIT / total, w_value))
+    expected[name] = (n, total * w_value**n, n * total * w_value ** (n - 1))
+    print(f"{name}: {n} steps, y = {expected[name][1]:.4f}, dy/dw = {expected[name][2]:.4f}")
+
+# %%
+# A loop whose length comes from the data
+# ---------------------------------------
+# ``tf.while_loop(cond, body, loop_vars)`` puts the whole loop into the graph as one operation;
+# ``cond`` and ``body`` are Python functions called once, while the graph is built, to describe a
+# single step. The step counter is a loop variable like ``x``. ``tf.compat.v1.gradients`` then adds
+# a second loop that runs the steps backwards. In PyTorch the loop is plain Python.
+
+# %%
+# **TensorFlow (graph)**: one ``tf.while_loop``, run for both inputs.
+graph = tf.Graph()
+with graph.as_default(), tf.device(tf_device):
+    x0 = tf.compat.v1.placeholder(tf.float32, shape=(None,), name="x0")
+    w = tf.compat.v1.placeholder(tf.float32, shape=(), name="w")
+    steps, x = tf.while_loop(
+        cond=lambda steps, x: tf.reduce_sum(x) < LIMIT,
+        body=lambda steps, x: (steps + 1, x * w),
+        loop_vars=(tf.constant(0), x0),
+    )
+    y = tf.reduce_sum(x)
+    (dy_dw,) = tf.compat.v1.gradients(y, w)
+
+tf_results = {}
+with tf.compat.v1.Session(graph=graph) as session:
+    for name, x0_np in inputs.items():  # the same graph, different numbers of steps
+        result = session.run([steps, y, dy_dw], feed_dict={x0: x0_np, w: w_np})
+        tf_results[name] = result
+        print(f"{name}: {result[0]} steps, y = {result[1]:.4f}, dy/dw = {result[2]:.4f}")
+
+# %%
+# **PyTorch (eager)**: a Python ``while``, then ``backward()``.
+torch_results, torch_graphs = {}, {}
+for name, x0_np in inputs.items():
+    x0 = torch.from_numpy(x0_np).to(torch_device)
+    w = torch.tensor(w_np, device=torch_device, requires_grad=True)
+    steps, x = 0, x0
+    while x.sum() < LIMIT:
+        steps, x = steps + 1, x * w
+    y = x.sum()
+    y.backward()
+    torch_results[name], torch_graphs[name] = (steps, y.detach(), w.grad), y
+    print(f"{name}: {steps} steps, y = {y.item():.4f}, dy/dw = {w.grad.item():.4f}")
+
+# %%
+# What each graph holds
+# ---------------------
+# The TensorFlow graph has the same operations whatever the input: one loop forward and one loop
+# backward (``StatelessWhile``), their condition and body stored as small functions. PyTorch's
+# record is as long as the loop that ran: one ``MulBackward0`` per step taken.
+
+# %%
+# **TensorFlow (graph)**: two loop operations, for 9 steps or 3.
+loop_ops = [op.type for op in graph.get_operations() if op.type.endswith("While")]
+print("loop operations in the graph:", loop_ops)
+print("operations in the whole graph:", len(graph.get_operations()))
+assert loop_ops == ["StatelessWhile", "StatelessWhile"]
+
+
+# %%
+# **PyTorch (eager)**: count the multiplications recorded on each run.
+def backward_nodes(output):
+    """Every node of the record behind ``output``, found by walking ``grad_fn`` backwards."""
+    found, todo = [], [output.grad_fn]
+    while todo:
+        node = todo.pop()
+        if node is not None:
+            found.append(node)
+            todo.extend(parent for parent, _ in node.next_functions)
+    return found
+
+
+for name, y in torch_graphs.items():
+    products = [type(node).__name__ for node in backward_nodes(y)].count("MulBackward0")
+    print(f"{name}: {products} MulBackward0 recorded")
+    assert products == torch_results[name][0] == expected[name][0]
+
+# %%
+# AutoGraph: a Python ``while`` inside ``tf.function``
+# ----------------------------------------------------
+# With ``tf.function`` you can write the loop in Python. Because its condition is a tensor,
+# AutoGraph rewrites the ``while`` into a ``tf.while_loop`` (the counter ``steps`` becomes a loop
+# variable), and ``tf.GradientTape`` differentiates through it. The loop body is the same on both
+# sides; only the sum is spelled differently.
+
+
+# %%
+# **TensorFlow (tf.function)**: a Python ``while`` on a tensor, differentiated by a tape.
+@tf.function
+def grow(x, w):
+    steps = 0
+    while tf.reduce_sum(x) < LIMIT:
+        steps, x = steps + 1, x * w
+    return steps, x
+
+
+tf2_results = {}
+for name, x0_np in inputs.items():
+    with tf.device(tf_device):
+        x0, w = tf.constant(x0_np), tf.constant(w_np)
+        with tf.GradientTape() as tape:
+            tape.watch(w)
+            steps, x = grow(x0, w)
+            y = tf.reduce_sum(x)
+        tf2_results[name] = (steps, y, tape.gradient(y, w))
+    print(f"{name}: {int(steps)} steps, y = {y:.4f}, dy/dw = {tf2_results[name][2]:.4f}")
+print("graphs traced for the two inputs:", grow.experimental_get_tracing_count())
+concrete = grow.get_concrete_function(x0, w)  # that one graph, looked at below
+
+
+# %%
+# **PyTorch (eager)**: the same loop as a plain function.
+def grow(x, w):
+    steps = 0
+    while x.sum() < LIMIT:
+        steps, x = steps + 1, x * w
+    return steps, x
+
+
+torch2_results = {}
+for name, x0_np in inputs.items():
+    x0 = torch.from_numpy(x0_np).to(torch_device)
+    w = torch.tensor(w_np, device=torch_device, requires_grad=True)
+    steps, x = grow(x0, w)
+    y = x.sum()
+    (grad_w,) = torch.autograd.grad(y, w)
+    torch2_results[name] = (steps, y.detach(), grad_w)
+    print(f"{name}: {steps} steps, y = {y.item():.4f}, dy/dw = {grad_w.item():.4f}")
+
+# %%
+# What AutoGraph traced
+# ---------------------
+# One trace served both inputs (they have the same shape and dtype), because the loop is an
+# operation in the traced graph rather than unrolled Python: the graph has a ``StatelessWhile``
+# and no ``Mul`` outside it. A ``while`` whose condition is a plain Python value would instead
+# run while tracing, leaving its steps unrolled in the graph.
+traced_ops = [op.type for op in concrete.graph.get_operations()]
+print("operations in the traced graph:", traced_ops)
+assert "StatelessWhile" in traced_ops and "Mul" not in traced_ops
+
+# %%
+# They agree
+# ----------
+# Steps, values and gradients: the graph loop, the traced loop, PyTorch, and the closed form.
+# These assertions run on every build.
+for name in inputs:
+    n, y_expected, dw_expected = expected[name]
+    for label, (steps, y, dy_dw) in {
+        "TF1 graph": tf_results[name],
+        "tf.function": tf2_results[name],
+        "PyTorch backward": torch_results[name],
+        "PyTorch autograd.grad": torch2_results[name],
+    }.items():
+        assert int(steps) == n, f"{name}, {label}: {int(steps)} steps, expected {n}"
+        sidebyside.assert_close(y_expected, y, what=f"y for {name} (closed form vs {label})")
+        sidebyside.assert_close(
+            dw_expected, dy_dw, what=f"dy/dw for {name} (closed form vs {label})"
+        )
+    sidebyside.assert_close(
+        tf_results[name][2], torch_results[name][2], what=f"dy/dw for {name} (TF1 vs PyTorch)"
+    )
+    sidebyside.assert_close(
+        tf2_results[name][2],
+        torch2_results[name][2],
+        what=f"dy/dw for {name} (tf.function vs PyTorch)",
+    )
+
+# %%
+# What to take away
+# -----------------
+# * A static graph cannot contain "as many steps as the data needs", so the loop becomes one
+#   operation, ``tf.while_loop``, that repeats its body at run time: one graph, any number of steps.
+# * PyTorch's ``while`` is ordinary Python, and the record grows by one operation per step taken.
+# * Gradients flow through both: TensorFlow adds a backward loop to the graph, PyTorch walks the
+#   record it kept. Both match ``n * sum(x0) * w ** (n - 1)``.
+# * Inside ``tf.function``, AutoGraph turns a ``while`` on a tensor into ``tf.while_loop``.
+#
+# References: ``tf.while_loop``, ``tf.compat.v1.gradients``, ``tf.function``,
+# ``tf.GradientTape``, ``torch.Tensor.backward``, ``torch.autograd.grad``.

@@ -1,0 +1,169 @@
+"""The site builds strictly; broken examples, leaks and bad references fail it, saying where."""
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import GALLERY_SCRIPTS, ROOT, make_project, sphinx_build
+
+TINY_INDEX = "# tiny\n\n```{toctree}\nauto_examples/index\n```\n"
+
+
+def example_page(html: Path, script: Path) -> Path:
+    relative = script.relative_to(ROOT / "gallery").with_suffix(".html")
+    return html / "auto_examples" / relative
+
+
+# --- the real site -----------------------------------------------------------------------------
+
+
+def test_every_script_has_an_executed_page_with_provenance(site):
+    pages = sorted(site.glob("auto_examples/*/plot_*.html"))
+    assert len(pages) == len(GALLERY_SCRIPTS)
+    for script in GALLERY_SCRIPTS:
+        page = example_page(site, script).read_text(encoding="utf-8")
+        assert 'class="sbs-provenance"' in page, f"{script.name}: no provenance block"
+        assert "<th>CPU</th>" in page and "<th>TensorFlow</th>" in page
+        assert 'class="sphx-glr-script-out"' in page or "sphx-glr-single-img" in page
+
+
+def test_concept_pages_show_panes_figures_and_parity(site):
+    for script in GALLERY_SCRIPTS:
+        if script.parent.name.startswith(("10_", "20_")):
+            page = example_page(site, script).read_text(encoding="utf-8")
+            assert 'class="sbs-grid' in page, f"{script.name}: no side-by-side panes"
+            assert 'class="sbs-parity"' in page, f"{script.name}: no parity report"
+            assert "checks passed" in page, f"{script.name}: parity report shows no check"
+
+
+def test_pattern_page_draws_both_graphs(site):
+    page = (site / "auto_examples/10_graphs/plot_10_define_and_run.html").read_text()
+    images = re.findall(r'src="(\.\./\.\./_images/sphx_glr_plot_10_define_and_run_\d+\.png)"', page)
+    assert images, "the graph pictures are missing"
+    for image in images:
+        assert (site / "auto_examples/10_graphs" / image).resolve().stat().st_size > 10_000
+    assert "dy/dw=5.0" in page and "dy/dx=2.0" in page
+
+
+def visible_text(html: str) -> str:
+    """Page text without markup, timings and dates: what must not change between builds."""
+    text = re.sub(r"<script.*?</script>|<style.*?</style>|<[^>]+>", " ", html, flags=re.S)
+    text = re.sub(r"\(\s*\d+ minutes\s+[\d.]+ seconds\)", "(TIME)", text)
+    text = re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", "(DATE)", text)
+    return re.sub(r"\s+", " ", text)
+
+
+def test_two_builds_give_the_same_pages(site, tmp_path):
+    result = sphinx_build(make_project(tmp_path), tmp_path / "html")
+    assert result.returncode == 0, result.stderr[-4000:]
+    differing = []
+    for first in sorted(site.rglob("*.html")):
+        if "benchmark" in first.name:  # its numbers are measurements
+            continue
+        second = tmp_path / "html" / first.relative_to(site)
+        if visible_text(first.read_text()) != visible_text(second.read_text()):
+            differing.append(str(first.relative_to(site)))
+    assert not differing, f"pages whose text changed between two builds: {differing}"
+
+
+def test_no_page_loads_anything_from_another_host(site):
+    external = re.compile(r"""<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)=["'](?:https?:)?//""")
+    for page in site.rglob("*.html"):
+        for tag in external.findall(page.read_text(encoding="utf-8")):
+            if "<link" in tag and "stylesheet" not in tag:
+                continue
+            pytest.fail(f"{page.relative_to(site)} loads an external resource: {tag}")
+
+
+def test_no_broken_internal_link_or_anchor(site, tmp_path):
+    """linkchecker walks every local page and anchor; external links are not followed."""
+    linkchecker = shutil.which("linkchecker", path=str(Path(sys.executable).parent))
+    result = subprocess.run(
+        [linkchecker, "--check-extern", "--no-status", "--no-warnings",
+         "--ignore-url=^https?://", "--ignore-url=^mailto:",
+         "-f", "/dev/null", str(site / "index.html")],
+        capture_output=True, text=True, cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stdout[-5000:]
+
+
+# --- what must fail the build ----------------------------------------------------------------
+
+
+def tiny_build(tmp_path: Path, scripts: dict[str, str], index: str = TINY_INDEX):
+    """Build a throwaway gallery of ``scripts`` with the site's own configuration."""
+    gallery = tmp_path / "gallery_src"
+    gallery.mkdir()
+    (gallery / "GALLERY_HEADER.rst").write_text("Tiny\n====\n")
+    for name, code in scripts.items():
+        (gallery / name).write_text(f'"""\n{name}\n{"=" * len(name)}\n"""\n{code}\n')
+    docs = make_project(tmp_path, gallery=gallery, index=index)
+    result = sphinx_build(docs, tmp_path / "html")
+    return result, result.stdout + result.stderr, tmp_path / "html"
+
+
+def test_an_example_that_raises_fails_the_build_but_the_others_still_build(tmp_path):
+    result, log, html = tiny_build(tmp_path, {
+        "plot_a_fails.py": "def compute():\n    raise ValueError('boom in compute')\ncompute()",
+        "plot_b_works.py": "print('still here')",
+    })
+    assert result.returncode != 0
+    assert "plot_a_fails.py" in log and "ValueError: boom in compute" in log
+    assert "Traceback" in log and "in compute" in log
+    assert "still here" in (html / "auto_examples/plot_b_works.html").read_text()
+
+
+@pytest.mark.parametrize("exit_call", ["import sys\nsys.exit(0)", "exit()", "raise SystemExit(0)"])
+def test_an_example_that_exits_fails_the_build(tmp_path, exit_call):
+    result, log, _ = tiny_build(tmp_path, {"plot_exits.py": f"print('before')\n{exit_call}"})
+    assert result.returncode != 0, log[-3000:]
+    assert "plot_exits.py" in log or "SystemExit" in log
+
+
+def test_leaving_graph_mode_on_fails_the_build_naming_the_example(tmp_path):
+    # The name is spelled in two parts so that a grep for the forbidden call finds real uses only.
+    leak = "import tensorflow as tf\ngetattr(tf.compat.v1, 'disable_eager' + '_execution')()"
+    result, log, _ = tiny_build(tmp_path, {"plot_leaks.py": leak, "plot_next.py": "print(1)"})
+    assert result.returncode != 0
+    assert "plot_leaks.py leaked global state" in log
+    assert "TensorFlow executes eagerly: True before, False after" in log
+
+
+def test_torch_default_dtype_leak_fails_the_build(tmp_path):
+    result, log, _ = tiny_build(tmp_path, {
+        "plot_dtype.py": "import torch\ntorch.set_default_dtype(torch.float64)",
+    })
+    assert result.returncode != 0
+    assert "plot_dtype.py leaked global state" in log and "torch default dtype" in log
+
+
+def test_deprecated_call_in_example_code_fails_the_build(tmp_path):
+    result, log, _ = tiny_build(tmp_path, {
+        "plot_old.py": "import warnings\nwarnings.warn('use the new API', DeprecationWarning)",
+    })
+    assert result.returncode != 0
+    assert "plot_old.py" in log and "DeprecationWarning: use the new API" in log
+
+
+def test_a_broken_cross_reference_fails_the_build(tmp_path):
+    index = TINY_INDEX + "\nSee {ref}`a-label-that-does-not-exist`.\n"
+    result, log, _ = tiny_build(tmp_path, {"plot_ok.py": "print(1)"}, index=index)
+    assert result.returncode != 0
+    assert "a-label-that-does-not-exist" in log
+
+
+def test_one_example_can_be_built_alone(tmp_path):
+    """The contributor's loop: EXAMPLE=<part of a file name> builds just that script."""
+    gallery = tmp_path / "g"
+    gallery.mkdir()
+    (gallery / "GALLERY_HEADER.rst").write_text("Tiny\n====\n")
+    for name in ("plot_alpha.py", "plot_beta.py"):
+        (gallery / name).write_text(f'"""\n{name}\n{"=" * len(name)}\n"""\nprint("{name}")\n')
+    docs = make_project(tmp_path, gallery=gallery, index=TINY_INDEX)
+    result = sphinx_build(docs, tmp_path / "html", example="beta")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert (tmp_path / "html/auto_examples/plot_beta.html").exists()
+    assert not (tmp_path / "html/auto_examples/plot_alpha.html").exists()

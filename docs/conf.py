@@ -1,6 +1,7 @@
 """Sphinx configuration for sidebyside: static vs dynamic computation graphs, side by side."""
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -35,17 +36,19 @@ exclude_patterns = [
     "auto_examples/**/*.ipynb",
     "auto_examples/*.ipynb",
     "jupyter_execute",
+    "gen_modules",
 ]
 nitpicky = True
 
 # -- Gallery ---------------------------------------------------------------------------------------
-# `make html EXAMPLE=autograd` builds only the scripts whose file name contains "autograd".
+# `make html EXAMPLE=autograd` executes only the scripts whose file name contains "autograd"; the
+# other pages are still written, with their code but without outputs.
 only = os.environ.get("EXAMPLE", "")
 sphinx_gallery_conf = {
     "examples_dirs": ["../gallery"],
     "gallery_dirs": ["auto_examples"],
-    "filename_pattern": r"/plot_",
-    "ignore_pattern": rf"__init__\.py|^(?!.*{only})" if only else r"__init__\.py",
+    "filename_pattern": rf"/plot_[^/]*{re.escape(only)}",
+    "backreferences_dir": "gen_modules/backreferences",
     "within_subsection_order": "FileNameSortKey",  # order comes from file names, never from length
     "run_stale_examples": True,  # every build re-executes every example
     "reset_modules": ("matplotlib", "sidebyside_ext.reset_example"),
@@ -76,3 +79,5 @@ html_theme_options = {
 }
 html_sidebars = {"index": []}
 html_show_sourcelink = False
+# Without it, a first visit logs "Got invalid theme mode" in the console (pydata-sphinx-theme 0.24).
+html_context = {"default_mode": "auto"}

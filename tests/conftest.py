@@ -42,7 +42,12 @@ def sphinx_build(docs: Path, out: Path, example: str = "") -> subprocess.Complet
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Path:
-    """The whole site, built once per test session exactly as `make html` builds it."""
+    """The whole site, built once per test session exactly as `make html` builds it.
+
+    SIDEBYSIDE_SITE=docs/_build/html reuses a site built already (quick loops on page tests).
+    """
+    if os.environ.get("SIDEBYSIDE_SITE"):
+        return Path(os.environ["SIDEBYSIDE_SITE"]).resolve()
     tmp = tmp_path_factory.mktemp("site")
     result = sphinx_build(make_project(tmp), tmp / "html")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-6000:]

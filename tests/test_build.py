@@ -70,7 +70,9 @@ def test_two_builds_give_the_same_pages(site, tmp_path):
 
 
 def test_no_page_loads_anything_from_another_host(site):
-    external = re.compile(r"""<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)=["'](?:https?:)?//""")
+    external = re.compile(
+        r"""<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)=["'](?:https?:)?//"""
+    )
     for page in site.rglob("*.html"):
         for tag in external.findall(page.read_text(encoding="utf-8")):
             if "<link" in tag and "stylesheet" not in tag:
@@ -82,10 +84,20 @@ def test_no_broken_internal_link_or_anchor(site, tmp_path):
     """linkchecker walks every local page and anchor; external links are not followed."""
     linkchecker = shutil.which("linkchecker", path=str(Path(sys.executable).parent))
     result = subprocess.run(
-        [linkchecker, "--check-extern", "--no-status", "--no-warnings",
-         "--ignore-url=^https?://", "--ignore-url=^mailto:",
-         "-f", "/dev/null", str(site / "index.html")],
-        capture_output=True, text=True, cwd=tmp_path,
+        [
+            linkchecker,
+            "--check-extern",
+            "--no-status",
+            "--no-warnings",
+            "--ignore-url=^https?://",
+            "--ignore-url=^mailto:",
+            "-f",
+            "/dev/null",
+            str(site / "index.html"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
     )
     assert result.returncode == 0, result.stdout[-5000:]
 
@@ -106,10 +118,13 @@ def tiny_build(tmp_path: Path, scripts: dict[str, str], index: str = TINY_INDEX)
 
 
 def test_an_example_that_raises_fails_the_build_but_the_others_still_build(tmp_path):
-    result, log, html = tiny_build(tmp_path, {
-        "plot_a_fails.py": "def compute():\n    raise ValueError('boom in compute')\ncompute()",
-        "plot_b_works.py": "print('still here')",
-    })
+    result, log, html = tiny_build(
+        tmp_path,
+        {
+            "plot_a_fails.py": "def compute():\n    raise ValueError('boom in compute')\ncompute()",
+            "plot_b_works.py": "print('still here')",
+        },
+    )
     assert result.returncode != 0
     assert "plot_a_fails.py" in log and "ValueError: boom in compute" in log
     assert "Traceback" in log and "in compute" in log
@@ -133,17 +148,23 @@ def test_leaving_graph_mode_on_fails_the_build_naming_the_example(tmp_path):
 
 
 def test_torch_default_dtype_leak_fails_the_build(tmp_path):
-    result, log, _ = tiny_build(tmp_path, {
-        "plot_dtype.py": "import torch\ntorch.set_default_dtype(torch.float64)",
-    })
+    result, log, _ = tiny_build(
+        tmp_path,
+        {
+            "plot_dtype.py": "import torch\ntorch.set_default_dtype(torch.float64)",
+        },
+    )
     assert result.returncode != 0
     assert "plot_dtype.py leaked global state" in log and "torch default dtype" in log
 
 
 def test_deprecated_call_in_example_code_fails_the_build(tmp_path):
-    result, log, _ = tiny_build(tmp_path, {
-        "plot_old.py": "import warnings\nwarnings.warn('use the new API', DeprecationWarning)",
-    })
+    result, log, _ = tiny_build(
+        tmp_path,
+        {
+            "plot_old.py": "import warnings\nwarnings.warn('use the new API', DeprecationWarning)",
+        },
+    )
     assert result.returncode != 0
     assert "plot_old.py" in log and "DeprecationWarning: use the new API" in log
 
@@ -156,7 +177,7 @@ def test_a_broken_cross_reference_fails_the_build(tmp_path):
 
 
 def test_one_example_can_be_built_alone(tmp_path):
-    """The contributor's loop: EXAMPLE=<part of a file name> builds just that script."""
+    """The contributor's loop: EXAMPLE=<part of a file name> executes just that script."""
     gallery = tmp_path / "g"
     gallery.mkdir()
     (gallery / "GALLERY_HEADER.rst").write_text("Tiny\n====\n")
@@ -165,5 +186,7 @@ def test_one_example_can_be_built_alone(tmp_path):
     docs = make_project(tmp_path, gallery=gallery, index=TINY_INDEX)
     result = sphinx_build(docs, tmp_path / "html", example="beta")
     assert result.returncode == 0, result.stderr[-3000:]
-    assert (tmp_path / "html/auto_examples/plot_beta.html").exists()
-    assert not (tmp_path / "html/auto_examples/plot_alpha.html").exists()
+    assert "plot_beta.py" in (tmp_path / "html/auto_examples/plot_beta.html").read_text()
+    alpha = (tmp_path / "html/auto_examples/plot_alpha.html").read_text()
+    assert 'print("plot_alpha.py")' in alpha.replace("&quot;", '"') or "plot_alpha" in alpha
+    assert "sphx-glr-script-out" not in alpha  # written, not executed

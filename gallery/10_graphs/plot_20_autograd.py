@@ -233,13 +233,15 @@ sidebyside.assert_close(tape_da, seen[0], what="dy/da (GradientTape vs PyTorch h
 # The graphs they kept
 # --------------------
 # Left, the TensorFlow graph: the five forward operations plus the gradient operations that the
-# two ``tf.compat.v1.gradients`` calls added to it. Right, the record PyTorch kept for the last
+# two ``tf.compat.v1.gradients`` calls added to it. Right, the record PyTorch keeps for a fresh
 # ``y``, read from ``y.grad_fn``: one backward function per operation, and an ``AccumulateGrad``
 # node (grey) that writes each leaf's ``.grad``.
+w = torch.tensor(1.0, requires_grad=True, device=torch_device)
+x = torch.tensor(2.0, requires_grad=True, device=torch_device)
 a = w + x
 b = w + 1
 y = a * b
-fig, (ax_tf, ax_torch) = plt.subplots(1, 2, figsize=(13, 6), width_ratios=(3, 2))
+fig, (ax_tf, ax_torch) = plt.subplots(1, 2, figsize=(13, 9), width_ratios=(3, 2))
 sidebyside.draw_tf_graph(graph, ax_tf)
 sidebyside.draw_autograd_graph(y, ax_torch, names={"w": w, "x": x})
 fig.tight_layout()

@@ -125,14 +125,15 @@ for z_value, y in torch_graphs.items():
 # %%
 # The graphs, drawn
 # -----------------
-# Left, the TensorFlow graph: one ``StatelessIf`` node, with both branches folded inside it. Middle
-# and right, what PyTorch recorded on each run: a different graph each time, each with a single
+# Top, the TensorFlow graph: one ``StatelessIf`` node, with both branches folded inside it.
+# Bottom, what PyTorch recorded on each run: a different graph each time, each with a single
 # matrix product.
-fig, axes = plt.subplots(1, 3, figsize=(15, 4.5))
-sidebyside.draw_tf_graph(graph, axes[0])
-for ax, (z_value, y) in zip(axes[1:], torch_graphs.items(), strict=True):
+mosaic = [["tf", "tf"], [10.0, -10.0]]
+fig, axes = plt.subplot_mosaic(mosaic, figsize=(11, 6.5), height_ratios=(2, 1))
+sidebyside.draw_tf_graph(graph, axes["tf"])
+for z_value, y in torch_graphs.items():
     title = f"PyTorch: grad_fn chain, z={z_value:+}"
-    sidebyside.draw_autograd_graph(y, ax, names={"w1": w1, "w2": w2}, title=title)
+    sidebyside.draw_autograd_graph(y, axes[z_value], names={"w1": w1, "w2": w2}, title=title)
 fig.tight_layout()
 plt.show()
 
@@ -190,7 +191,7 @@ for z_value, y in torch2_results.items():
 # makes ``tf.function`` trace a new graph.
 traced = tf.function(branch)  # the plain function of the PyTorch pane: the body is the same
 code = tf.autograph.to_code(traced.python_function)
-print("\n".join(line for line in code.splitlines() if "_body" in line or "if_stmt" in line))
+print("\n".join(line.strip() for line in code.splitlines() if "_body" in line or "if_stmt" in line))
 
 x, w1, w2 = tf.constant(x_np), tf.constant(w1_np), tf.constant(w2_np)
 z_tensor = traced.get_concrete_function(x, tf.constant(1.0), w1, w2)

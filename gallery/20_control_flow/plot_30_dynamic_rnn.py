@@ -90,42 +90,46 @@ lr = 0.05  # plain gradient descent: the same update rule in both frameworks
 # **TensorFlow (graph)**: the time dimension is ``None``, the loop lives in the graph.
 graph = tf.Graph()
 with graph.as_default(), tf.device(tf_device):
-    x = tf.compat.v1.placeholder(tf.float32, shape=(1, None, 1), name="x")
-    y = tf.compat.v1.placeholder(tf.float32, shape=(1, None, 1), name="y")
-    h0 = tf.compat.v1.placeholder(tf.float32, shape=(1, hidden), name="h0")
-    weights = {name: tf.Variable(value, name=name) for name, value in init.items()}
+    x = tf.compat.v1.placeholder(tf.float32, (1, None, 1), name="x")
+    y = tf.compat.v1.placeholder(tf.float32, (1, None, 1), name="y")
+    h0 = tf.compat.v1.placeholder(tf.float32, (1, hidden), name="h0")
+    weights = {k: tf.Variable(v, name=k) for k, v in init.items()}
 
-    def rnn_forward(x, h0, weights):
-        """All time steps of the RNN and the head; x: (1, time, 1) -> (1, time, 1)."""
+    def rnn_forward(x, h0, w):
+        """(1, time, 1) -> (1, time, 1), and the last state."""
 
         def cell(h, x_t):  # one time step
-            return tf.tanh(
-                x_t @ weights["W_ih"] + weights["b_ih"] + h @ weights["W_hh"] + weights["b_hh"]
-            )
+            return tf.tanh(x_t @ w["W_ih"] + w["b_ih"]
+                           + h @ w["W_hh"] + w["b_hh"])
 
-        states = tf.scan(cell, tf.transpose(x, [1, 0, 2]), initializer=h0)  # (time, 1, hidden)
-        prediction = tf.transpose(states, [1, 0, 2]) @ weights["W_out"] + weights["b_out"]
-        return prediction, states[-1]
+        x_by_time = tf.transpose(x, [1, 0, 2])  # (time, 1, 1)
+        states = tf.scan(cell, x_by_time, initializer=h0)
+        states = tf.transpose(states, [1, 0, 2])  # (1, time, hidden)
+        prediction = states @ w["W_out"] + w["b_out"]
+        return prediction, states[:, -1]
 
     prediction, h_last = rnn_forward(x, h0, weights)
     loss = tf.reduce_mean(tf.square(prediction - y))
-    train_op = tf.compat.v1.train.GradientDescentOptimizer(lr).minimize(loss)
+    sgd = tf.compat.v1.train.GradientDescentOptimizer(lr)
+    train_op = sgd.minimize(loss)
     init_op = tf.compat.v1.global_variables_initializer()
 print("input:", x)
 print("prediction:", prediction)
 
 # %%
 # **PyTorch (eager)**: ``nn.RNN`` takes whatever length it is given.
-rnn = torch.nn.RNN(input_size=1, hidden_size=hidden, batch_first=True).to(torch_device)
+rnn = torch.nn.RNN(1, hidden, batch_first=True).to(torch_device)
 head = torch.nn.Linear(hidden, 1).to(torch_device)
-with torch.no_grad():  # the same starting weights (PyTorch stores them transposed)
-    rnn.weight_ih_l0.copy_(torch.from_numpy(init["W_ih"].T))
-    rnn.weight_hh_l0.copy_(torch.from_numpy(init["W_hh"].T))
-    rnn.bias_ih_l0.copy_(torch.from_numpy(init["b_ih"]))
-    rnn.bias_hh_l0.copy_(torch.from_numpy(init["b_hh"]))
-    head.weight.copy_(torch.from_numpy(init["W_out"].T))
-    head.bias.copy_(torch.from_numpy(init["b_out"]))
-optimizer = torch.optim.SGD([*rnn.parameters(), *head.parameters()], lr=lr)
+start_weights = [
+    (rnn.weight_ih_l0, "W_ih"), (rnn.weight_hh_l0, "W_hh"),
+    (rnn.bias_ih_l0, "b_ih"), (rnn.bias_hh_l0, "b_hh"),
+    (head.weight, "W_out"), (head.bias, "b_out"),
+]
+with torch.no_grad():  # PyTorch stores the matrices transposed
+    for parameter, name in start_weights:
+        parameter.copy_(torch.from_numpy(init[name].T))
+parameters = [*rnn.parameters(), *head.parameters()]
+optimizer = torch.optim.SGD(parameters, lr=lr)
 print(rnn)
 print(head)
 
@@ -144,29 +148,31 @@ with tf.compat.v1.Session(graph=graph) as session:
     h_state = np.zeros((1, hidden), np.float32)
     for t, x_np, y_np in windows:
         feed = {x: x_np, y: y_np, h0: h_state}
-        _, loss_value, h_state, prediction_np = session.run(
-            [train_op, loss, h_last, prediction], feed
-        )
-        losses.append(loss_value)
-tf_losses, tf_prediction = np.array(losses), prediction_np.ravel()
-print("first and last loss:", tf_losses[0], tf_losses[-1])
+        fetches = [train_op, loss, h_last, prediction]
+        _, loss_np, h_state, prediction_np = session.run(fetches, feed)
+        losses.append(loss_np)
+tf_losses = np.array(losses)
+tf_prediction = prediction_np.ravel()
+print("first, last loss:", tf_losses[0], tf_losses[-1])
 
 # %%
-# **PyTorch (eager)**: each step records a graph exactly as long as its window.
+# **PyTorch (eager)**: each step records a graph as long as its window.
 losses = []
-h_state = torch.zeros(1, 1, hidden, device=torch_device)  # (layers, batch, hidden)
+h_state = torch.zeros(1, 1, hidden, device=torch_device)
 for t, x_np, y_np in windows:
-    x, y = torch.from_numpy(x_np).to(torch_device), torch.from_numpy(y_np).to(torch_device)
+    x = torch.from_numpy(x_np).to(torch_device)
+    y = torch.from_numpy(y_np).to(torch_device)
     states, h_state = rnn(x, h_state)
-    h_state = h_state.detach()  # keep the value, cut the graph: the next window starts fresh
+    h_state = h_state.detach()  # keep the value, cut the graph
     prediction = head(states)
     loss = torch.mean((prediction - y) ** 2)
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()
     losses.append(loss.item())
-torch_losses, torch_prediction = np.array(losses), prediction.detach().cpu().numpy().ravel()
-print("first and last loss:", torch_losses[0], torch_losses[-1])
+torch_losses = np.array(losses)
+torch_prediction = prediction.detach().cpu().numpy().ravel()
+print("first, last loss:", torch_losses[0], torch_losses[-1])
 
 # %%
 # They agree, step by step
@@ -187,16 +193,16 @@ assert torch_losses[-10:].mean() < 0.1 * torch_losses[:10].mean()  # and it did 
 # Had we written the placeholder as ``(1, 10, 1)`` (the usual way for a static graph), the graph
 # would take windows of exactly 10 points and nothing else. Feeding 20 fails before anything
 # runs.
+x_by_length = {x_np.shape[1]: x_np for _, x_np, _ in windows}  # one window of each length
 with tf.Graph().as_default():
     x_fixed = tf.compat.v1.placeholder(tf.float32, shape=(1, 10, 1), name="x_fixed")
-    doubled = 2.0 * x_fixed
+    doubled = 2.0 * x_fixed  # any graph built on it inherits the fixed length
     with tf.compat.v1.Session() as session:
-        print("10 points:", session.run(doubled, {x_fixed: windows[2][1]}).shape)
+        print("10 points:", session.run(doubled, {x_fixed: x_by_length[10]}).shape)
         try:
-            session.run(doubled, {x_fixed: np.zeros((1, 20, 1), np.float32)})
+            session.run(doubled, {x_fixed: x_by_length[20]})
         except ValueError as error:
             print("20 points: ValueError:", str(error).splitlines()[0])
-assert windows[2][1].shape == (1, 10, 1)
 
 # %%
 # ``tf.function``: one trace per length, unless told otherwise
@@ -258,7 +264,8 @@ ax_fit.plot(t_last, tf_prediction, "-", color="#ff8f00", label="TensorFlow")
 ax_fit.plot(t_last, torch_prediction, "--", color="#ee4c2c", label="PyTorch")
 ax_fit.set_title(f"last window ({len(t_last)} time steps)")
 ax_fit.set_xlabel("t")
-ax_fit.legend(loc="lower left", fontsize=8)
+ax_fit.set_ylim(-1.6, 1.3)
+ax_fit.legend(loc="lower center", ncol=4, fontsize=8)
 ax_loss.plot(tf_losses, "-", color="#ff8f00", lw=3, alpha=0.6, label="TensorFlow (graph)")
 ax_loss.plot(torch_losses, "--", color="#ee4c2c", label="PyTorch (eager)")
 ax_loss.set_yscale("log")

@@ -3,22 +3,25 @@ What a graph costs, measured on this build
 ==========================================
 
 The usual summary says a static graph is built once and then runs efficiently, while a dynamic graph
-is rebuilt on every run and costs more. This page does not repeat that: it times one training step
-(forward and backward) of the same functions in seven ways, from PyTorch eager to a TensorFlow 1
-``Session``, on workloads from a three-operation graph to one big enough that arithmetic dominates.
-Every number below was measured while this page was built, on the machine named in the box under
-Setup, and the sentences that read the numbers are generated from them.
+is rebuilt on every run and costs more. This page does not repeat that: it measures it. One training
+step (loss and gradients) of the same functions runs in seven ways, from PyTorch eager to a
+TensorFlow 1 ``Session``, on workloads from a three-operation graph to one where arithmetic
+dominates. Every number was measured while this page was built, on the machine named under Setup,
+and the sentences that read the numbers are generated from them.
 
-You will see what calling a graph costs (the overhead per call), what building it costs (tracing and
-compiling on the first call), where the overhead stops mattering, and what ``tf.function`` pays when
-the sequence length of an RNN changes from batch to batch.
+You will see what *calling* a graph costs per step, what *building* it costs on the first call
+(tracing, compiling), where the overhead stops mattering, and what ``tf.function`` pays when the
+length of an RNN's input changes from batch to batch.
 """
 
 # %%
 # Setup
 # -----
 # Both frameworks, the helpers of this site, and one seed for everything.
+import contextlib
+import html
 import os
+import statistics
 import time
 import warnings
 
@@ -28,6 +31,7 @@ import tensorflow as tf
 import torch
 
 import sidebyside
+from sidebyside.provenance import cpu_model
 from sidebyside.timing import Timing
 
 sidebyside.seed_everything(0)
@@ -38,42 +42,54 @@ sidebyside.provenance()
 # Pinning the threads
 # -------------------
 # With both frameworks at their default thread counts on a small machine, their thread pools fight
-# over the cores and a median can jump many times over between runs. So PyTorch runs on one thread
-# while we time it (restored afterwards), and the TensorFlow 1 sessions get one thread per pool
-# through ``ConfigProto``. Eager TensorFlow and ``tf.function`` share TensorFlow's global pools, which
-# are sized once when TensorFlow starts (from ``TF_NUM_INTRAOP_THREADS`` and
-# ``TF_NUM_INTEROP_THREADS``) and cannot be changed afterwards; the table says what they used.
-BENCH_THREADS = 1
+# over the cores, and a median can jump many times over from one run to the next. So PyTorch runs
+# on one thread while we time it (and gets its old setting back afterwards), and each TensorFlow 1
+# session gets one thread per pool through ``ConfigProto``. Eager TensorFlow and ``tf.function`` use
+# TensorFlow's global pools, which are sized once, when TensorFlow starts, from the environment
+# variables ``TF_NUM_INTRAOP_THREADS`` and ``TF_NUM_INTEROP_THREADS``; they cannot be changed
+# afterwards, so we only report them.
+THREADS = 1
 session_config = tf.compat.v1.ConfigProto(
-    intra_op_parallelism_threads=BENCH_THREADS, inter_op_parallelism_threads=BENCH_THREADS
+    intra_op_parallelism_threads=THREADS, inter_op_parallelism_threads=THREADS
 )
 
 
-def tf_global_threads(variable):
-    return os.environ.get(variable, f"TensorFlow's default (up to {os.cpu_count()})")
+@contextlib.contextmanager
+def torch_threads(count):
+    """PyTorch on ``count`` threads inside the block, its previous setting after it."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(count)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
-threads = {
-    "PyTorch (all variants)": f"{BENCH_THREADS} (torch.set_num_threads while timing)",
-    "TF2 eager, tf.function: intra-op": tf_global_threads("TF_NUM_INTRAOP_THREADS"),
-    "TF2 eager, tf.function: inter-op": tf_global_threads("TF_NUM_INTEROP_THREADS"),
-    "TF1 sessions": f"{BENCH_THREADS} intra-op, {BENCH_THREADS} inter-op (ConfigProto)",
+def tf_startup_threads(variable):
+    return os.environ.get(variable, f"not set: TensorFlow's default, one per core ({os.cpu_count()})")
+
+
+threads_used = {
+    "PyTorch, every variant": f"{THREADS} (torch.set_num_threads while timing)",
+    "TF2 eager and tf.function, intra-op": tf_startup_threads("TF_NUM_INTRAOP_THREADS"),
+    "TF2 eager and tf.function, inter-op": tf_startup_threads("TF_NUM_INTEROP_THREADS"),
+    "TF1 sessions": f"{THREADS} intra-op, {THREADS} inter-op (ConfigProto)",
 }
-for who, count in threads.items():
-    print(f"{who:34} {count}")
+for who, count in threads_used.items():
+    print(f"{who:36} {count}")
 
 # %%
 # The workloads
 # -------------
-# Four functions of rising size, each written once per framework with the same names: the tiny
-# graph ``y = (w + x) * (w + 1)`` of the first page (nothing but framework overhead), a small MLP
-# with a batch of 64, the RNN of the gallery that reads a sine wave and predicts the cosine (one
-# Python loop iteration per time step), and the same MLP made large enough that matrix products,
-# not overhead, take the time. The PyTorch versions carry type hints so that TorchScript can compile
-# them too.
+# Three functions, each written once per framework with the same names: the tiny graph
+# ``y = (w + x) * (w + 1)`` of the first page, where there is nothing to compute and everything is
+# framework overhead; an MLP with one hidden layer; and the RNN of the gallery that reads ``sin(t)``
+# and predicts ``cos(t)``, written as a plain loop with one iteration per time step (the cell is the
+# one ``torch.nn.RNN`` uses). The PyTorch versions carry type hints so that TorchScript can compile
+# them as well.
 
 # %%
-# **TensorFlow**: the loss functions.
+# **TensorFlow**: the three losses.
 
 
 def tiny_loss(x, p):
@@ -81,23 +97,23 @@ def tiny_loss(x, p):
 
 
 def mlp_loss(x, y, p):
-    h = tf.tanh(x @ p["w1"] + p["b1"])
-    return tf.reduce_mean((h @ p["w2"] + p["b2"] - y) ** 2)
+    h = tf.tanh(x @ p["W1"] + p["b1"])
+    return tf.reduce_mean((h @ p["W2"] + p["b2"] - y) ** 2)
 
 
 def rnn_loss(x, y, p):
-    h = tf.zeros_like(p["b_h"])
+    h = tf.zeros_like(p["b_ih"])
     loss = tf.zeros([])
     for t in range(x.shape[0]):  # one iteration per time step
-        h = tf.tanh(x[t : t + 1] @ p["w_ih"] + h @ p["w_hh"] + p["b_h"])
-        loss = loss + tf.reduce_sum((h @ p["w_out"] + p["b_out"] - y[t : t + 1]) ** 2)
+        h = tf.tanh(x[t : t + 1] @ p["W_ih"] + p["b_ih"] + h @ p["W_hh"] + p["b_hh"])
+        loss = loss + tf.reduce_sum((h @ p["W_out"] + p["b_out"] - y[t : t + 1]) ** 2)
     return loss / x.shape[0]
 
 
 tf_losses = {"tiny": tiny_loss, "mlp": mlp_loss, "rnn": rnn_loss}
 
 # %%
-# **PyTorch**: the same loss functions.
+# **PyTorch**: the same three losses.
 
 
 def tiny_loss(x: torch.Tensor, p: dict[str, torch.Tensor]) -> torch.Tensor:
@@ -105,80 +121,85 @@ def tiny_loss(x: torch.Tensor, p: dict[str, torch.Tensor]) -> torch.Tensor:
 
 
 def mlp_loss(x: torch.Tensor, y: torch.Tensor, p: dict[str, torch.Tensor]) -> torch.Tensor:
-    h = torch.tanh(x @ p["w1"] + p["b1"])
-    return torch.mean((h @ p["w2"] + p["b2"] - y) ** 2)
+    h = torch.tanh(x @ p["W1"] + p["b1"])
+    return torch.mean((h @ p["W2"] + p["b2"] - y) ** 2)
 
 
 def rnn_loss(x: torch.Tensor, y: torch.Tensor, p: dict[str, torch.Tensor]) -> torch.Tensor:
-    h = torch.zeros_like(p["b_h"])
+    h = torch.zeros_like(p["b_ih"])
     loss = torch.zeros(())
     for t in range(x.shape[0]):  # one iteration per time step
-        h = torch.tanh(x[t : t + 1] @ p["w_ih"] + h @ p["w_hh"] + p["b_h"])
-        loss = loss + torch.sum((h @ p["w_out"] + p["b_out"] - y[t : t + 1]) ** 2)
+        h = torch.tanh(x[t : t + 1] @ p["W_ih"] + p["b_ih"] + h @ p["W_hh"] + p["b_hh"])
+        loss = loss + torch.sum((h @ p["W_out"] + p["b_out"] - y[t : t + 1]) ** 2)
     return loss / x.shape[0]
 
 
 torch_losses = {"tiny": tiny_loss, "mlp": mlp_loss, "rnn": rnn_loss}
 
 # %%
-# Identical inputs
-# ----------------
-# One set of NumPy arrays per workload: the inputs and the initial parameters. Every variant starts
-# from these same numbers. The RNN inputs follow the source: ``sin`` of evenly spaced points, ten per
-# half period, and the target is ``cos`` of the same points.
+# Identical inputs, rising sizes
+# ------------------------------
+# Each workload is one set of NumPy arrays, the inputs and the starting parameters, from which every
+# variant starts. The RNN keeps its weights and reads 10, 20 or 30 points of the sine wave, ten per
+# half period as in the source post; the large MLP is big enough that its matrix products, not the
+# calls into the framework, should take the time.
 rng = np.random.default_rng(0)
 
 
-def weights(*shape):
-    return (rng.standard_normal(shape) / np.sqrt(shape[0])).astype(np.float32)
+def uniform(*shape):
+    bound = 1 / np.sqrt(shape[0])
+    return rng.uniform(-bound, bound, size=shape).astype(np.float32)
 
 
-def mlp_workload(batch, width, hidden):
-    inputs = (weights(batch, width), weights(batch, 10))
-    params = {"w1": weights(width, hidden), "b1": np.zeros(hidden, np.float32),
-              "w2": weights(hidden, 10), "b2": np.zeros(10, np.float32)}  # fmt: skip
+def mlp(batch, width, hidden):
+    inputs = (rng.standard_normal((batch, width), np.float32), uniform(batch, 10))
+    params = {"W1": uniform(width, hidden), "b1": np.zeros(hidden, np.float32),
+              "W2": uniform(hidden, 10), "b2": np.zeros(10, np.float32)}  # fmt: skip
     return "mlp", inputs, params
 
 
-def rnn_workload(steps, hidden=32):
-    points = np.linspace(0, np.pi * steps / 10, steps, dtype=np.float32)[:, None]
-    params = {"w_ih": weights(1, hidden), "w_hh": weights(hidden, hidden),
-              "b_h": np.zeros((1, hidden), np.float32),
-              "w_out": weights(hidden, 1), "b_out": np.zeros((1, 1), np.float32)}  # fmt: skip
-    return "rnn", (np.sin(points), np.cos(points)), params
+rnn_params = {"W_ih": uniform(1, 32), "b_ih": uniform(1, 32), "W_hh": uniform(32, 32),
+              "b_hh": uniform(1, 32), "W_out": uniform(32, 1), "b_out": uniform(1, 1)}  # fmt: skip
+
+
+def rnn(steps):
+    t = np.linspace(0, steps / 10 * np.pi, steps, dtype=np.float32)[:, None]
+    return "rnn", (np.sin(t), np.cos(t)), rnn_params
 
 
 workloads = {
     "tiny graph": ("tiny", (np.float32(2.0),), {"w": np.float32(1.0)}),
-    "MLP, batch 64": mlp_workload(batch=64, width=100, hidden=256),
-    "RNN, 10 steps": rnn_workload(10),
-    "RNN, 20 steps": rnn_workload(20),
-    "RNN, 30 steps": rnn_workload(30),
-    "large MLP, batch 256": mlp_workload(batch=256, width=1024, hidden=512),
+    "MLP, batch 64": mlp(batch=64, width=100, hidden=256),
+    "RNN, 10 steps": rnn(10),
+    "RNN, 20 steps": rnn(20),
+    "RNN, 30 steps": rnn(30),
+    "large MLP, batch 128": mlp(batch=128, width=1024, hidden=1024),
 }
 
 # %%
-# The seven variants
-# ------------------
-# Each variant turns a loss function into a training step that returns the loss and its gradients
-# with respect to the parameters, and binds the inputs, so the timer calls ``run()`` with no
-# arguments. TensorFlow 2 runs the step eagerly or, wrapped in ``tf.function``, as a traced graph.
-# TensorFlow 1 style builds a ``tf.Graph`` with placeholders and ``tf.compat.v1.gradients`` and runs
-# it with ``Session.run`` and a ``feed_dict``, or through a callable made once with
-# ``Session.make_callable``, which skips re-reading the fetches and feeds on every call.
-sessions = []  # closed at the end of the page
+# Seven ways to run a training step
+# ---------------------------------
+# Each variant turns a loss into a step that returns the loss and its gradients with respect to the
+# parameters, and binds the inputs, so that the timer calls ``run()`` with no arguments.
+# TensorFlow 2 runs the step eagerly under a ``GradientTape``, or traced into a graph by
+# ``tf.function``. TensorFlow 1 style builds a ``tf.Graph`` with placeholders and
+# ``tf.compat.v1.gradients`` once per workload; ``Session.run`` feeds it through a ``feed_dict``,
+# and ``Session.make_callable`` prepares the same fetches and feeds once, for a cheaper call.
+# PyTorch runs the step eagerly, or lets ``torch.compile`` or TorchScript compile the loss, with
+# autograd computing the gradients in all three.
+tf1_graphs = {}  # one graph and session per workload, shared by both TF1 variants
 
 
 # %%
-# **TensorFlow**: eager, ``tf.function``, and TensorFlow 1 sessions.
-def tf2_variant(kind, arrays, params, *, graph=False):
+# **TensorFlow**: eager, ``tf.function``, and a TensorFlow 1 graph run two ways.
+def tf2_variant(workload, *, graph=False):
+    kind, arrays, params = workloads[workload]
     variables = {name: tf.Variable(value) for name, value in params.items()}
     inputs = [tf.constant(array) for array in arrays]
-    loss_fn = tf_losses[kind]
 
     def step(*inputs):
         with tf.GradientTape() as tape:
-            loss = loss_fn(*inputs, variables)
+            loss = tf_losses[kind](*inputs, variables)
         return loss, tape.gradient(loss, list(variables.values()))
 
     if graph:
@@ -186,26 +207,30 @@ def tf2_variant(kind, arrays, params, *, graph=False):
     return lambda: step(*inputs)
 
 
-def tf1_variant(kind, arrays, params, *, prebuilt=False):
-    graph = tf.Graph()
-    with graph.as_default(), tf.device(tf_device):
-        inputs = [tf.compat.v1.placeholder(tf.float32, array.shape) for array in arrays]
-        variables = {name: tf.Variable(value) for name, value in params.items()}
-        loss = tf_losses[kind](*inputs, variables)
-        fetches = [loss, tf.compat.v1.gradients(loss, list(variables.values()))]
-        initialize = tf.compat.v1.global_variables_initializer()
-    session = tf.compat.v1.Session(graph=graph, config=session_config)
-    sessions.append(session)
-    session.run(initialize)
+def tf1_variant(workload, *, prebuilt=False):
+    kind, arrays, params = workloads[workload]
+    if workload not in tf1_graphs:
+        graph = tf.Graph()
+        with graph.as_default(), tf.device(tf_device):
+            inputs = [tf.compat.v1.placeholder(tf.float32, array.shape) for array in arrays]
+            variables = {name: tf.Variable(value) for name, value in params.items()}
+            loss = tf_losses[kind](*inputs, variables)
+            fetches = [loss, tf.compat.v1.gradients(loss, list(variables.values()))]
+            initialize = tf.compat.v1.global_variables_initializer()
+        session = tf.compat.v1.Session(graph=graph, config=session_config)
+        session.run(initialize)
+        tf1_graphs[workload] = session, inputs, fetches
+    session, inputs, fetches = tf1_graphs[workload]
     if prebuilt:
         run = session.make_callable(fetches, feed_list=inputs)
         return lambda: run(*arrays)
-    return lambda: session.run(fetches, feed_dict=dict(zip(inputs, arrays)))
+    return lambda: session.run(fetches, feed_dict=dict(zip(inputs, arrays, strict=True)))
 
 
 # %%
 # **PyTorch**: eager, ``torch.compile`` and TorchScript.
-def torch_variant(kind, arrays, params, *, compiler=None):
+def torch_variant(workload, *, compiler=None):
+    kind, arrays, params = workloads[workload]
     tensors = {
         name: torch.tensor(value, device=torch_device, requires_grad=True)
         for name, value in params.items()
@@ -222,8 +247,8 @@ def torch_variant(kind, arrays, params, *, compiler=None):
 
 def torchscript(fn):
     with warnings.catch_warnings():
-        # torch.jit.script is deprecated in this PyTorch; we time it while it still runs, and the
-        # warning would only repeat that.
+        # torch.jit.script is deprecated in this PyTorch. We time it while it still runs; the
+        # warning would only say so again on every workload.
         warnings.simplefilter("ignore", DeprecationWarning)
         return torch.jit.script(fn)
 
@@ -231,12 +256,12 @@ def torchscript(fn):
 # %%
 # Which variant runs where
 # ------------------------
-# A cold ``torch.compile`` of one workload takes many seconds on a small CPU, longer than the whole
-# budget of this page, so it compiles one workload only, the small MLP. Inductor keeps the compiled
-# kernels in its cache directory (``TORCHINDUCTOR_CACHE_DIR``); the build points it into the build
-# folder, so a rebuild finds them there and only the first build after a clean pays the full compile.
-# Every other variant runs every workload; a variant that fails says why in the tables.
-COMPILED_WORKLOAD = "MLP, batch 64"
+# A cold ``torch.compile`` of one small function takes many seconds on a small CPU, most of this
+# page's budget, so it compiles one workload only, the small MLP. Its kernels go to inductor's cache
+# (the folder in ``TORCHINDUCTOR_CACHE_DIR``; the site's build puts it in the build folder), so a
+# rebuild can reuse them; the first-call table says whether it did. Every other variant runs every
+# workload, and a variant that fails says why instead of disappearing.
+COMPILED = "MLP, batch 64"
 variants = {
     "PyTorch eager": (torch_variant, {}),
     "torch.compile": (torch_variant, {"compiler": torch.compile}),
@@ -248,70 +273,380 @@ variants = {
 }
 torch_sync = torch.cuda.synchronize if torch_device == "cuda" else None
 tf_sync = tf.test.experimental.sync_devices if tf_device.startswith("/GPU") else None
-print("inductor cache:", os.environ.get("TORCHINDUCTOR_CACHE_DIR", "not set (PyTorch's default)"))
 
 # %%
 # How we time
 # -----------
-# ``sidebyside.time_call`` times a call the same way on every page: one cold call (for a graph
-# variant, this is where the tracing or compiling happens), untimed warm-up calls, then samples read
-# with ``time.perf_counter``, synchronising the GPU before every clock read when there is one. The
-# cold cost reported below adds the time to build the variant (the graph and session for TensorFlow
-# 1). Short steps are repeated ``number`` times per sample so a sample lasts about a millisecond.
-# The variants take turns, round after round, so a slow moment of the machine hits all of them
-# rather than one; the median of all samples is the steady-state time per step, and half the
-# interquartile range is its spread.
+# ``sidebyside.time_call`` times every page's measurements the same way: one cold call (where a
+# graph variant traces or compiles), untimed warm-up calls, then samples read with
+# ``time.perf_counter``, with the GPU synchronised before every clock read when there is one. A
+# step shorter than about a millisecond is repeated ``number`` times per sample. The variants take
+# turns, round after round, so a slow moment of the machine falls on all of them rather than on
+# one. We report the median of all samples, and half their interquartile range as the spread; a
+# result whose spread exceeds 10 % of its median is marked noisy. The first-call cost adds the time
+# to build the variant (for TensorFlow 1, the graph and the session) to its cold call.
 ROUNDS, REPEAT, SAMPLE_SECONDS = 3, 5, 1e-3
 
 
-def benchmark(label, workload):
-    """Time every variant on one workload: {variant: Timing (first = build + first call)} or reason."""
-    runs, results = {}, {}
+def benchmark(workload):
+    """{variant: Timing} for one workload; a string says why a variant did not run."""
+    results, runs = {}, {}
     for name, (make, options) in variants.items():
-        if name == "torch.compile" and label != COMPILED_WORKLOAD:
+        if name == "torch.compile" and workload != COMPILED:
             results[name] = "not run: compiled on one workload only (build-time budget)"
             continue
         sync = torch_sync if make is torch_variant else tf_sync
         try:
             start = time.perf_counter()
-            run = make(*workload, **options)
+            run = make(workload, **options)
             built = time.perf_counter() - start
             cold = sidebyside.time_call(run, warmup=3, repeat=1, sync=sync)
-        except Exception as error:  # shown on the page as the reason, never silently dropped
+        except Exception as error:  # the page shows the reason; nothing is dropped silently
             results[name] = f"failed: {type(error).__name__}: {str(error).splitlines()[0]}"
             continue
         number = max(1, min(200, round(SAMPLE_SECONDS / cold.samples[0])))
-        runs[name] = (run, sync, number, built + cold.first)
+        runs[name] = run, sync, number, built + cold.first
     samples = {name: [] for name in runs}
-    for _ in range(ROUNDS):
+    for _ in range(ROUNDS):  # the cold call of each later round is its warm-up
         for name, (run, sync, number, _) in runs.items():
-            timing = sidebyside.time_call(run, warmup=1, repeat=REPEAT, number=number, sync=sync)
+            timing = sidebyside.time_call(run, warmup=0, repeat=REPEAT, number=number, sync=sync)
             samples[name].extend(timing.samples)
     for name, (run, _, _, first) in runs.items():
         results[name] = Timing(first=first, samples=tuple(samples[name]))
-    return results, {name: run for name, (run, *_) in runs.items()}
+    return results, {name: run() for name, (run, *_) in runs.items()}
 
 
-torch_threads_before = torch.get_num_threads()
-torch.set_num_threads(BENCH_THREADS)
-try:
-    results, outputs = {}, {}
-    for label, workload in workloads.items():
-        results[label], runs = benchmark(label, workload)
-        outputs[label] = {name: run() for name, run in runs.items()}
-finally:
-    torch.set_num_threads(torch_threads_before)
+results, outputs = {}, {}
+with torch_threads(THREADS):
+    for workload in workloads:
+        results[workload], outputs[workload] = benchmark(workload)
 
 # %%
-# They agree
-# ----------
-# A fast wrong answer is worth nothing: every variant's loss and gradients must match PyTorch eager
-# on every workload. Float32 sums in a different order differ in the last bits, and the 30-step RNN
-# accumulates that over its loop, hence a relative tolerance of ``1e-4``.
-for label, by_variant in outputs.items():
-    reference_loss, reference_grads = by_variant["PyTorch eager"]
-    for name, (loss, grads) in by_variant.items():
-        sidebyside.assert_close(loss, reference_loss, what=f"{label}: loss, {name}", rtol=1e-4)
-        for grad, reference in zip(grads, reference_grads, strict=True):
-            sidebyside.assert_close(grad, reference, what=f"{label}: gradient, {name}", rtol=1e-4)
-print(sidebyside.parity.parity_report())
+# All variants agree
+# ------------------
+# A fast wrong answer is worth nothing: on every workload, every variant's loss and gradients must
+# match PyTorch eager's. Float32 sums taken in a different order differ in the last bits, and the
+# RNN carries that through its loop, hence a relative tolerance of ``1e-4``.
+for workload, by_variant in outputs.items():
+    expected_loss, expected_gradients = by_variant["PyTorch eager"]
+    for name, (loss, gradients) in by_variant.items():
+        sidebyside.assert_close(loss, expected_loss, what=f"{workload}, {name}: loss", rtol=1e-4)
+        for gradient, expected in zip(gradients, expected_gradients, strict=True):
+            sidebyside.assert_close(
+                gradient, expected, what=f"{workload}, {name}: gradient", rtol=1e-4
+            )
+checked = sum(len(by_variant) for by_variant in outputs.values())
+print(f"{checked} runs checked against PyTorch eager: losses and gradients agree")
+
+# %%
+# The numbers
+# -----------
+# Steady-state time per training step, and its ratio to PyTorch eager on the same workload (below
+# 1 is faster than PyTorch eager). The second table is the cost of the first call. A small helper
+# turns rows into an HTML table for the page (and plain text anywhere else).
+hardware = f"{cpu_model()}, {os.cpu_count()} logical cores"
+if torch_device == "cuda":
+    hardware += f", {torch.cuda.get_device_name(0)}"
+
+
+class Table:
+    """Rows of cells under a caption: HTML in the gallery page, plain text elsewhere."""
+
+    def __init__(self, caption, header, rows, notes=()):
+        self.caption, self.header, self.rows, self.notes = caption, header, rows, notes
+
+    def _repr_html_(self):
+        head = "".join(f"<th>{html.escape(cell)}</th>" for cell in self.header)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>"
+            for row in self.rows
+        )
+        notes = "".join(f"<li>{html.escape(note)}</li>" for note in self.notes)
+        return (
+            f'<table class="sbs-bench"><caption>{html.escape(self.caption)}</caption>'
+            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+            + (f'<ul class="sbs-bench-notes">{notes}</ul>' if notes else "")
+        )
+
+    def __repr__(self):
+        lines = [self.caption, " | ".join(self.header)]
+        lines += [" | ".join(row) for row in self.rows] + list(self.notes)
+        return "\n".join(lines)
+
+
+def reasons():
+    """One note per variant that did not run somewhere, with the reason it gave."""
+    seen = {}
+    for workload, by_variant in results.items():
+        for name, result in by_variant.items():
+            if isinstance(result, str):
+                seen.setdefault((name, result), []).append(workload)
+    return [f"{name} on {', '.join(where)}: {why}" for (name, why), where in seen.items()]
+
+
+def step_cell(workload, name):
+    result = results[workload][name]
+    if isinstance(result, str):
+        return result.split(":")[0]
+    ratio = result.median / results[workload]["PyTorch eager"].median
+    noisy = " NOISY" if result.noisy else ""
+    return f"{result.median * 1e6:,.1f} µs ±{result.spread:.0%} · {ratio:.2f}×{noisy}"
+
+
+Table(
+    f"Time per training step, median ± spread · ratio to PyTorch eager ({hardware})",
+    ["workload", *variants],
+    [[workload, *(step_cell(workload, name) for name in variants)] for workload in workloads],
+    reasons() + ["NOISY: the spread exceeds 10 % of the median; read that number with care."],
+)
+
+# %%
+# The first call pays for the graph: tracing for ``tf.function``, building the graph and opening a
+# session for TensorFlow 1 (the callable reuses that graph, so its first call is cheap), compiling
+# for ``torch.compile`` and TorchScript. Eager variants pay only for warming up their kernels.
+# The cache line says whether ``torch.compile`` found its kernels from an earlier build.
+from torch._dynamo.utils import counters  # noqa: E402  (PyTorch's own compile statistics)
+
+cache = counters["inductor"]
+print(
+    "torch.compile inductor cache:", os.environ.get("TORCHINDUCTOR_CACHE_DIR", "PyTorch's default"),
+    f"({cache['fxgraph_cache_hit']} graphs found there, {cache['fxgraph_cache_miss']} compiled anew)",
+)
+
+
+def first_cell(workload, name):
+    result = results[workload][name]
+    return result.split(":")[0] if isinstance(result, str) else f"{result.first * 1e3:,.1f} ms"
+
+
+Table(
+    f"First call: building the variant plus its cold call ({hardware})",
+    ["workload", *variants],
+    [[workload, *(first_cell(workload, name) for name in variants)] for workload in workloads],
+)
+
+# %%
+# The same numbers as a chart, on a logarithmic axis: each step up the axis is ten times slower.
+colors = {"PyTorch eager": "#ee4c2c", "torch.compile": "#b8321c", "TorchScript": "#f59c87",
+          "TF2 eager": "#ffc266", "tf.function": "#ff8f00", "TF1 Session.run": "#b36200",
+          "TF1 callable": "#6b3b00"}  # fmt: skip
+fig, ax = plt.subplots(figsize=(12, 4.5))
+width = 0.8 / len(variants)
+for i, name in enumerate(variants):
+    for j, workload in enumerate(workloads):
+        result = results[workload][name]
+        if isinstance(result, Timing):
+            ax.bar(j + (i - 3) * width, result.median * 1e6, width, color=colors[name],
+                   label=name if name not in ax.get_legend_handles_labels()[1] else None)  # fmt: skip
+ax.set_yscale("log")
+ax.set_xticks(range(len(workloads)), list(workloads))
+ax.set_ylabel("µs per training step (median)")
+ax.set_title(f"Measured while building this page: {hardware}", fontsize=10)
+ax.legend(ncols=4, fontsize=8, loc="upper left")
+fig.tight_layout()
+plt.show()
+
+# %%
+# Reading the numbers
+# -------------------
+# These sentences are computed from the tables above on every build, so they describe this
+# machine's numbers, whatever they turn out to be.
+
+
+def median(workload, name):
+    result = results[workload][name]
+    return result.median if isinstance(result, Timing) else None
+
+
+def compare(workload, name, reference="PyTorch eager"):
+    ratio = median(workload, name) / median(workload, reference)
+    return f"{ratio:.1f}× as long as" if ratio >= 1 else f"{1 / ratio:.1f}× faster than"
+
+
+def fastest(workload):
+    timed = {name: t for name, t in results[workload].items() if isinstance(t, Timing)}
+    return min(timed, key=lambda name: timed[name].median)
+
+
+readings = []
+eager_us = median("tiny graph", "PyTorch eager") * 1e6
+readings.append(
+    f"Overhead: a whole PyTorch eager step of the tiny graph takes {eager_us:.0f} µs. Calling "
+    f"the same three operations through tf.function takes "
+    f"{median('tiny graph', 'tf.function') * 1e6:.0f} µs ({compare('tiny graph', 'tf.function')} "
+    f"PyTorch eager), through Session.run "
+    f"{median('tiny graph', 'TF1 Session.run') * 1e6:.0f} µs "
+    f"({compare('tiny graph', 'TF1 Session.run')})."
+)
+for workload in [w for w in workloads if w.startswith("RNN")]:
+    best = fastest(workload)
+    readings.append(
+        f"{workload}: the fastest variant is {best}, "
+        + ("which is PyTorch eager itself." if best == "PyTorch eager"
+           else f"{compare(workload, best)} PyTorch eager.")  # fmt: skip
+        + f" tf.function is {compare(workload, 'tf.function')} PyTorch eager, "
+        f"TF2 eager {compare(workload, 'TF2 eager')} it."
+    )
+for workload in workloads:
+    timed = [t.median for t in results[workload].values() if isinstance(t, Timing)]
+    if max(timed) / min(timed) <= 1.5:
+        readings.append(
+            f"Where overhead stops mattering: from the {workload} on, the slowest variant takes "
+            f"only {max(timed) / min(timed):.2f}× as long as the fastest; the arithmetic dominates."
+        )
+        break
+else:
+    spread = max(timed) / min(timed)
+    readings.append(
+        f"Even on the {workload}, the slowest variant takes {spread:.1f}× as long as the fastest: "
+        "on this machine the calls into the framework, or the choice of kernels, still matter there."
+    )
+compiled = results[COMPILED]["torch.compile"]
+if isinstance(compiled, Timing):
+    saved = median(COMPILED, "PyTorch eager") - compiled.median
+    readings.append(
+        f"torch.compile on the {COMPILED}: its first call took {compiled.first:.1f} s, and each "
+        f"later step is {compare(COMPILED, 'torch.compile')} PyTorch eager"
+        + (f", so it pays for itself after about {compiled.first / saved:,.0f} steps." if saved > 0
+           else ", so on this workload it never pays for its compile time.")  # fmt: skip
+    )
+noisy = [(w, n) for w in workloads for n, t in results[w].items() if getattr(t, "noisy", False)]
+timed_count = sum(isinstance(t, Timing) for by in results.values() for t in by.values())
+readings.append(
+    f"{len(noisy)} of {timed_count} measurements are noisy (spread above 10 % of the median)"
+    + (": " + "; ".join(f"{n} on {w}" for w, n in noisy) + "." if noisy else ".")
+)
+
+
+class Findings(Table):
+    def _repr_html_(self):
+        return "<ul>" + "".join(f"<li>{html.escape(row)}</li>" for row in self.rows) + "</ul>"
+
+    def __repr__(self):
+        return "\n".join(self.rows)
+
+
+Findings("", [], readings)
+
+# %%
+# Changing lengths: what retracing costs
+# --------------------------------------
+# A graph is traced for one input shape. When an RNN gets sequences of changing length, as in the
+# source post where each batch has 10, 20 or 30 points, ``tf.function`` traces a new graph for each
+# new length, and each trace of the unrolled loop costs as much as the first-call table shows. An
+# ``input_signature`` that leaves the time dimension as ``None`` gives one graph for every length;
+# the loop must then live in the graph: AutoGraph turns ``for t in tf.range(...)`` into a
+# ``tf.while_loop``. Here both run the same 60 batches, and PyTorch eager, which has nothing to
+# trace, runs them too. Each call is one batch, timed on its own.
+lengths = [10 * int(rng.integers(1, 4)) for _ in range(60)]  # as the source: 10 * randint(1, 4)
+sequences = {n: workloads[f"RNN, {n} steps"][1] for n in (10, 20, 30)}
+
+
+def rnn_loss_any_length(x, y, p):
+    h = tf.zeros_like(p["b_ih"])
+    loss = tf.zeros([])
+    for t in tf.range(tf.shape(x)[0]):  # AutoGraph: a tf.while_loop inside the graph
+        x_t, y_t = x[t][tf.newaxis], y[t][tf.newaxis]  # shape (1, 1) at any t
+        h = tf.tanh(x_t @ p["W_ih"] + p["b_ih"] + h @ p["W_hh"] + p["b_hh"])
+        loss = loss + tf.reduce_sum((h @ p["W_out"] + p["b_out"] - y_t) ** 2)
+    return loss / tf.cast(tf.shape(x)[0], tf.float32)
+
+
+variables = {name: tf.Variable(value) for name, value in rnn_params.items()}
+
+
+def training_step(loss_fn):
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            loss = loss_fn(x, y, variables)
+        return loss, tape.gradient(loss, list(variables.values()))
+
+    return step
+
+
+sequence = tf.TensorSpec([None, 1], tf.float32)
+steps = {
+    "tf.function, no signature": tf.function(training_step(tf_losses["rnn"])),
+    "tf.function, time dimension None": tf.function(
+        training_step(rnn_loss_any_length), input_signature=[sequence, sequence]
+    ),
+}
+tensors = {n: [tf.constant(a) for a in pair] for n, pair in sequences.items()}
+
+
+def run_batches(step, inputs, sync, traces=lambda: 0):
+    """Time each of the 60 batches; a call during which the trace count rose was a trace."""
+    tracing, steady = [], []
+    for n in lengths:
+        before = traces()
+        start = time.perf_counter()
+        step(*inputs[n])
+        if sync:
+            sync()
+        (tracing if traces() > before else steady).append(time.perf_counter() - start)
+    return len(tracing), sum(tracing), statistics.median(steady), sum(tracing) + sum(steady)
+
+
+retracing = {}
+with torch_threads(THREADS):
+    for name, step in steps.items():
+        retracing[name] = run_batches(step, tensors, tf_sync, step.experimental_get_tracing_count)
+    torch_inputs = {n: [torch.tensor(a, device=torch_device) for a in pair]
+                    for n, pair in sequences.items()}  # fmt: skip
+    torch_params = {name: torch.tensor(value, device=torch_device, requires_grad=True)
+                    for name, value in rnn_params.items()}  # fmt: skip
+
+    def torch_rnn_step(x, y):
+        loss = torch_losses["rnn"](x, y, torch_params)
+        return loss, torch.autograd.grad(loss, list(torch_params.values()))
+
+    retracing["PyTorch eager"] = run_batches(torch_rnn_step, torch_inputs, torch_sync)
+
+assert retracing["tf.function, no signature"][0] == len(set(lengths))
+assert retracing["tf.function, time dimension None"][0] == 1
+Table(
+    f"60 RNN batches of {', '.join(map(str, sorted(set(lengths))))} steps ({hardware})",
+    ["variant", "traces", "time spent tracing", "median batch after tracing", "all 60 batches"],
+    [[name, str(count), f"{trace_s * 1e3:,.0f} ms", f"{median_s * 1e6:,.0f} µs",
+      f"{total_s * 1e3:,.0f} ms"]
+     for name, (count, trace_s, median_s, total_s) in retracing.items()],  # fmt: skip
+)
+
+# %%
+# Read from the same numbers:
+no_sig, any_len, eager = (retracing[name] for name in retracing)
+Findings("", [], [
+    f"Without a signature, tf.function traced {no_sig[0]} graphs, one per length, and spent "
+    f"{no_sig[1]:.2f} s tracing; with the time dimension left as None it traced {any_len[0]} "
+    f"graph in {any_len[1]:.2f} s.",
+    f"After tracing, a batch took {no_sig[2] * 1e6:,.0f} µs in the unrolled graphs and "
+    f"{any_len[2] * 1e6:,.0f} µs in the graph with the loop inside, against "
+    f"{eager[2] * 1e6:,.0f} µs for PyTorch eager.",
+    f"Over all 60 batches, tracing included: {no_sig[3]:.2f} s without a signature, "
+    f"{any_len[3]:.2f} s with one, {eager[3]:.2f} s for PyTorch eager.",
+])  # fmt: skip
+
+# %%
+# Cleaning up
+# -----------
+# Close the TensorFlow 1 sessions and forget what ``torch.compile`` compiled, so nothing from this
+# page lingers in the next one. (The threads were restored when each timing block ended.)
+for session, _, _ in tf1_graphs.values():
+    session.close()
+torch._dynamo.reset()
+
+# %%
+# What to take away
+# -----------------
+# * Per-call overhead decides small workloads. Compare the tiny graph's row: the graph variants
+#   pay a fixed price per call, eager PyTorch pays per operation.
+# * A graph pays off when there are many small operations per call, like the unrolled RNN loop,
+#   and stops mattering once the arithmetic of each operation dominates, as in the large MLP.
+# * Building the graph costs time on the first call (tracing, compiling), and again at every new
+#   input shape unless the graph is built for any length.
+# * Measure on the machine that matters: the numbers above were taken while this page was built.
+#
+# References: ``torch.compile``, ``torch.jit.script``, ``torch.set_num_threads``,
+# ``torch.autograd.grad``, ``tf.function``, ``tf.TensorSpec``, ``tf.GradientTape``,
+# ``tf.compat.v1.Session``, ``tf.compat.v1.Session.make_callable``, ``tf.compat.v1.ConfigProto``,
+# ``time.perf_counter``.

@@ -1,0 +1,144 @@
+"""The built site in a real browser: Debian's Chromium, driven by Playwright, served on 127.0.0.1."""
+
+import functools
+import http.server
+import threading
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from conftest import ROOT
+
+playwright = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = ROOT / "artifacts" / "screenshots"
+EXAMPLE = "auto_examples/10_graphs/plot_10_define_and_run.html"
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def server(site):
+    handler = functools.partial(QuietHandler, directory=str(site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+class Watched:
+    """A page that records console errors, failed requests and requests to other hosts."""
+
+    def __init__(self, browser, width: int):
+        self.page = browser.new_page(viewport={"width": width, "height": 900})
+        self.problems: list[str] = []
+        self.page.on("console", self._console)
+        self.page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
+        self.page.on("requestfailed", lambda r: self.problems.append(f"failed request: {r.url}"))
+        self.page.route("**/*", self._only_local)
+
+    def _console(self, message):
+        if message.type == "error":
+            self.problems.append(f"console error: {message.text}")
+
+    def _only_local(self, route):
+        url = urlparse(route.request.url)
+        if url.scheme in ("data", "blob") or url.hostname == "127.0.0.1":
+            route.continue_()
+        else:
+            self.problems.append(f"external request: {route.request.url}")
+            route.abort()
+
+    def goto(self, url: str):
+        self.page.goto(url, wait_until="networkidle")
+        return self.page
+
+
+def test_every_page_loads_without_errors_or_external_requests(site, server, browser):
+    pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
+    pages = [page for page in pages if not page.startswith("_static/")]  # theme fragments
+    assert len(pages) >= 10
+    watched = Watched(browser, 1440)
+    problems = []
+    for page in pages:
+        watched.problems.clear()
+        watched.goto(f"{server}/{page}")
+        problems += [f"{page}: {problem}" for problem in watched.problems]
+    watched.page.close()
+    assert not problems, "\n".join(problems)
+
+
+def pane_boxes(page):
+    grid = page.locator(".sbs-grid").first
+    return grid.locator(".sbs-tf").bounding_box(), grid.locator(".sbs-torch").bounding_box()
+
+
+def test_panes_stand_side_by_side_on_a_wide_screen(server, browser):
+    page = Watched(browser, 1440).goto(f"{server}/{EXAMPLE}")
+    tf_box, torch_box = pane_boxes(page)
+    assert abs(tf_box["y"] - torch_box["y"]) < 2, "panes do not start on the same line"
+    assert tf_box["x"] + tf_box["width"] <= torch_box["x"], "TensorFlow is not left of PyTorch"
+    page.close()
+
+
+def test_panes_stack_on_a_phone(server, browser):
+    page = Watched(browser, 390).goto(f"{server}/{EXAMPLE}")
+    tf_box, torch_box = pane_boxes(page)
+    assert torch_box["y"] >= tf_box["y"] + tf_box["height"] - 1, "panes are not stacked"
+    assert torch_box["width"] <= 390
+    page.close()
+
+
+def test_search_finds_grad_fn(server, browser):
+    page = Watched(browser, 1440).goto(f"{server}/search.html?q=grad_fn")
+    results = page.locator("#search-results ul.search li")
+    results.first.wait_for(timeout=15_000)
+    assert "autograd" in " ".join(results.all_inner_texts()).lower() or results.count() > 0
+    page.close()
+
+
+def test_light_dark_switch(server, browser):
+    page = Watched(browser, 1440).goto(f"{server}/index.html")
+    for mode in ("dark", "light"):
+        page.locator(".theme-switch-button").first.click()
+        page.locator(f".theme-change-button[data-mode={mode}]").first.click()
+        assert page.evaluate("document.documentElement.dataset.theme") == mode
+    page.close()
+
+
+def test_download_links_resolve(server, browser):
+    watched = Watched(browser, 1440)
+    page = watched.goto(f"{server}/{EXAMPLE}")
+    links = page.locator("a.reference.download").evaluate_all("els => els.map(e => e.href)")
+    assert any(link.endswith(".py") for link in links) and any(
+        link.endswith(".ipynb") for link in links
+    )
+    for link in links:
+        assert page.request.get(link).status == 200, link
+    page.close()
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+@pytest.mark.parametrize("path", ["index.html", EXAMPLE])
+def test_screenshots_are_saved(server, browser, path, width):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = Watched(browser, width).goto(f"{server}/{path}")
+    out = SHOTS / f"{Path(path).stem}-{width}.png"
+    page.screenshot(path=str(out), full_page=True)
+    assert out.stat().st_size > 10_000
+    page.close()

@@ -3,6 +3,7 @@
 import os
 import re
 import sys
+import warnings
 from pathlib import Path
 
 import sidebyside
@@ -12,6 +13,13 @@ sys.path.insert(0, str(DOCS / "_ext"))
 # Keep TensorFlow's C++ log lines out of the terminal and the pages.
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 os.environ.setdefault("MPLBACKEND", "Agg")
+
+# sphinx-gallery's backreference scan reads every `name.attr` of an example after it ran, which makes
+# PyTorch warn about reading `.grad` of a non-leaf tensor; that warning is not the example's.
+warnings.filterwarnings(
+    "ignore", message=r"The \.grad attribute of a Tensor that is not a leaf",
+    module=r"sphinx_gallery\.backreferences",
+)
 
 # Stop at once, with the fix, if torch or TensorFlow is missing or the wrong version.
 sidebyside.require_frameworks()
@@ -77,7 +85,8 @@ html_theme_options = {
     "navigation_with_keys": False,
     "show_prev_next": True,
 }
-html_sidebars = {"index": []}
+# Example pages drop the section navigation so the two panes get the width (prev/next stay).
+html_sidebars = {"index": [], "auto_examples/*/plot_*": []}
 html_show_sourcelink = False
 # Without it, a first visit logs "Got invalid theme mode" in the console (pydata-sphinx-theme 0.24).
 html_context = {"default_mode": "auto"}

@@ -47,3 +47,14 @@ def test_drawing_puts_every_node_on_the_axes():
     assert len(right.texts) == torch_dag.number_of_nodes() == 2
     assert left.get_title().startswith("TensorFlow") and right.get_title().startswith("PyTorch")
     plt.close(fig)
+
+
+def test_layout_is_the_same_on_every_run():
+    """Positions depend on labels only, not on set order (which changes with hash seeds)."""
+    from sidebyside.graphs import layered_positions
+
+    dag = tf_graph_to_networkx(build_tf_graph())
+    pos = layered_positions(dag)
+    assert pos == layered_positions(dag.copy())
+    assert pos["w"][0] == pos["x"][0] == 0 and pos["y"][0] == max(x for x, _ in pos.values())
+    assert pos["w"][1] > pos["x"][1]  # sorted by label, from the top down

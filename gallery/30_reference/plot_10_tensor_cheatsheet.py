@@ -22,7 +22,9 @@ import base64
 import contextlib
 import html
 import inspect
+import io
 import textwrap
+import tokenize
 
 import numpy as np
 import tensorflow as tf
@@ -45,7 +47,8 @@ sidebyside.provenance()
 # for the table: the code in the table is the functions' own source (``inspect.getsource``), and
 # the results are the values named in their last ``return``. A failing check stops the build,
 # and the message names the row. ``refused(...)`` proves that something is *not* allowed: its
-# block must raise.
+# block must raise. The lines that carry a comment are the ones that matter: the compact version
+# to print shows only those.
 ROWS = []
 
 
@@ -56,17 +59,13 @@ def row(group, title, torch_fn, tf_fn, *, note):
         try:
             torch_out, tf_out = torch_fn(), tf_fn()
             check(torch_out, tf_out)
+            torch_side = code_and_results(torch_fn, torch_out)
+            tf_side = code_and_results(tf_fn, tf_out)
         except Exception as err:
             raise AssertionError(f"cheatsheet row '{title}': {type(err).__name__}: {err}") from err
         ROWS.append(
-            {
-                "group": group,
-                "title": title,
-                "note": note,
-                "checked": check.__doc__,
-                "torch": code_and_results(torch_fn, torch_out),
-                "tf": code_and_results(tf_fn, tf_out),
-            }
+            {"group": group, "title": title, "note": note, "checked": check.__doc__}
+            | {"torch": torch_side, "tf": tf_side}
         )
         return check
 
@@ -74,14 +73,20 @@ def row(group, title, torch_fn, tf_fn, *, note):
 
 
 def code_and_results(fn, returned):
-    """The body of ``fn`` as it ran, and ``(name, value)`` for each value of its last ``return``."""
+    """The body of ``fn`` as it ran, its commented lines, and ``(name, value)`` per returned value."""
     source = textwrap.dedent(inspect.getsource(fn))
     definition = ast.parse(source).body[0]
-    body = textwrap.dedent("\n".join(source.splitlines()[definition.body[0].lineno - 1 :]))
+    code = textwrap.dedent("\n".join(source.splitlines()[definition.body[0].lineno - 1 :]))
+    tokens = tokenize.generate_tokens(io.StringIO(code).readline)
+    commented = {token.start[0] for token in tokens if token.type == tokenize.COMMENT}
+    key = [line for number, line in enumerate(code.splitlines(), 1) if number in commented]
+    assert key, f"{fn.__name__} needs a comment on the lines that matter"
     returned_expr = definition.body[-1].value
     if isinstance(returned_expr, ast.Tuple):
-        return body, list(zip(map(ast.unparse, returned_expr.elts), returned, strict=True))
-    return body, [(ast.unparse(returned_expr), returned)]
+        results = list(zip(map(ast.unparse, returned_expr.elts), returned, strict=True))
+    else:
+        results = [(ast.unparse(returned_expr), returned)]
+    return {"code": code, "key": "\n".join(line.strip() for line in key), "results": results}
 
 
 @contextlib.contextmanager
@@ -108,17 +113,17 @@ TYPES = "Shapes, dtypes and seeds"
 
 
 def torch_requires_grad():
-    w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    w = torch.tensor([1.0, 2.0], requires_grad=True)  # record
     loss = (w * w).sum()
-    loss.backward()
+    loss.backward()  # stored in w.grad
     return w.grad
 
 
 def tf_requires_grad():
-    w = tf.Variable([1.0, 2.0, 3.0])  # trainable=True
-    with tf.GradientTape() as tape:
+    w = tf.Variable([1.0, 2.0])  # trainable=True
+    with tf.GradientTape() as tape:  # record
         loss = tf.reduce_sum(w * w)
-    grad = tape.gradient(loss, w)
+    grad = tape.gradient(loss, w)  # returned
     return grad
 
 
@@ -127,9 +132,8 @@ def tf_requires_grad():
     "requires_grad ↔ tf.Variable",
     torch_requires_grad,
     tf_requires_grad,
-    note="PyTorch marks the tensor; TensorFlow records only inside a GradientTape, which watches "
-    "trainable Variables by itself (a plain tensor needs tape.watch). torch.autograd.Variable is "
-    "legacy: since PyTorch 0.4 it just returns a Tensor.",
+    note="PyTorch marks the tensor; TF records inside a GradientTape, which watches trainable "
+    "Variables. torch.autograd.Variable is legacy (it returns a Tensor).",
 )
 def check_requires_grad(torch_grad, tf_grad):
     """Same gradient 2w; Variable(x) is a plain Tensor; a trainable=False Variable gets None."""
@@ -151,7 +155,7 @@ def torch_train_eval():
     x = torch.ones(8)
     model.train()  # a mode stored on the module
     y_train = model(x)
-    model.eval()
+    model.eval()  # until switched back
     y_eval = model(x)
     return y_train, y_eval
 
@@ -160,7 +164,7 @@ def tf_train_eval():
     model = tf.keras.layers.Dropout(0.5, seed=0)
     x = tf.ones(8)
     y_train = model(x, training=True)  # an argument per call
-    y_eval = model(x, training=False)
+    y_eval = model(x, training=False)  # the default
     return y_train, y_eval
 
 
@@ -169,9 +173,8 @@ def tf_train_eval():
     "model.train() / eval() ↔ training=",
     torch_train_eval,
     tf_train_eval,
-    note="PyTorch keeps the mode on the module (and its children) until you switch it, and a new "
-    "module starts in training mode; Keras takes training= on every call, defaults to inference, "
-    "and fit() passes training=True for you.",
+    note="PyTorch: a mode stored on the module, training by default. Keras: an argument per call, "
+    "inference by default (fit() passes training=True).",
 )
 def check_train_eval(torch_out, tf_out):
     """Training drops and scales by 2 in both; eval is the identity; the defaults differ."""
@@ -206,12 +209,11 @@ def tf_no_grad():
 
 @row(
     GRADIENTS,
-    "torch.no_grad() ↔ no tape / stop_recording",
+    "no_grad() ↔ no tape / stop_recording()",
     torch_no_grad,
     tf_no_grad,
-    note="PyTorch records every operation on a tensor that requires grad unless no_grad() says "
-    "otherwise; TensorFlow records only inside a GradientTape, so code outside a tape is already "
-    "'no_grad', and tape.stop_recording() pauses a tape.",
+    note="PyTorch records by default and no_grad() opts out; TF records only inside a tape, so "
+    "code outside one is already 'no_grad'.",
 )
 def check_no_grad(torch_out, tf_out):
     """Same values; y.requires_grad is False with no grad_fn; grad mode is back on; TF grad is None."""
@@ -230,7 +232,7 @@ def check_no_grad(torch_out, tf_out):
 def torch_detach():
     w = torch.tensor([1.0, 2.0], requires_grad=True)
     w_const = w.detach()  # same memory, no gradient
-    loss = (w * w_const).sum()  # d loss / dw = w_const
+    loss = (w * w_const).sum()
     loss.backward()
     same_memory = w_const.data_ptr() == w.data_ptr()
     return w_const.requires_grad, same_memory, w.grad
@@ -250,9 +252,8 @@ def tf_detach():
     "detach() ↔ tf.stop_gradient",
     torch_detach,
     tf_detach,
-    note="Both cut the gradient, so the factor counts as a constant (gradient w, not 2w). "
-    "detach() also shares memory with the original, so an in-place change shows in both; "
-    "tf.stop_gradient is an identity op in the graph.",
+    note="Both make a factor constant for gradients; detach() also shares memory with the "
+    "original, tf.stop_gradient is an identity op in the graph.",
 )
 def check_detach(torch_out, tf_grad):
     """Same gradient (w, not 2w); the detached tensor requires no grad and shares memory."""
@@ -280,7 +281,7 @@ def torch_zero_grad():
         model.zero_grad()  # backward() adds to .grad
         loss = ((model(x) - target) ** 2).mean()
         loss.backward()
-        optimizer.step()
+        optimizer.step()  # apply
     return model.weight
 
 
@@ -298,7 +299,7 @@ def tf_zero_grad():
             loss = tf.reduce_mean((model(x) - target) ** 2)
         variables = model.trainable_variables
         grads = tape.gradient(loss, variables)
-        optimizer.apply_gradients(zip(grads, variables, strict=True))
+        optimizer.apply_gradients(zip(grads, variables, strict=True))  # step()
 
     for _ in range(3):
         train_step()
@@ -307,12 +308,11 @@ def tf_zero_grad():
 
 @row(
     GRADIENTS,
-    "zero_grad() ↔ fresh tape + apply_gradients",
+    "zero_grad() ↔ a fresh tape per step",
     torch_zero_grad,
     tf_zero_grad,
-    note="PyTorch adds every backward() into .grad until you clear it (model.zero_grad() or "
-    "optimizer.zero_grad(), both set it to None); a tape hands back fresh gradients and keeps "
-    "none. Keras stores the kernel as (in, out), nn.Linear its weight as (out, in).",
+    note="backward() adds into .grad until zero_grad() clears it (to None); a tape returns fresh "
+    "gradients and keeps none. Keras kernel: (in, out); Linear weight: (out, in).",
 )
 def check_zero_grad(torch_weight, tf_kernel):
     """Same weights after three steps (kernel = weight transposed); grads accumulate; zero_grad -> None."""
@@ -337,8 +337,8 @@ def check_zero_grad(torch_weight, tf_kernel):
 def torch_backward_gradient():
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
     v = torch.tensor([1.0, 0.1, 0.01])
-    y = x**2  # not a scalar: backward needs v
-    y.backward(gradient=v)
+    y = x**2
+    y.backward(gradient=v)  # y is not a scalar
     return x.grad
 
 
@@ -346,24 +346,24 @@ def tf_backward_gradient():
     x = tf.constant([1.0, 2.0, 3.0])
     v = tf.constant([1.0, 0.1, 0.01])
     with tf.GradientTape() as tape:
-        tape.watch(x)  # a constant: watch it
+        tape.watch(x)
         y = x**2
-    grad = tape.gradient(y, x, output_gradients=v)
+    grad = tape.gradient(y, x, output_gradients=v)  # same v
 
-    @tf.function  # tf.gradients needs a graph
+    @tf.function
     def graph_grad(x):
-        return tf.gradients(x**2, x, grad_ys=v)[0]
+        return tf.gradients(x**2, x, grad_ys=v)[0]  # graphs only
 
     return grad, graph_grad(x)
 
 
 @row(
     GRADIENTS,
-    "backward(gradient=) ↔ output_gradients= / grad_ys=",
+    "backward(gradient=) ↔ output_gradients=",
     torch_backward_gradient,
     tf_backward_gradient,
-    note="Without gradient=, PyTorch refuses backward() on a non-scalar; TensorFlow silently "
-    "uses ones, i.e. differentiates sum(y). tf.gradients only works while a graph is built.",
+    note="Without gradient=, PyTorch refuses a non-scalar backward(); TF silently uses ones (the "
+    "gradient of sum(y)). tf.gradients works only in graphs.",
 )
 def check_backward_gradient(torch_grad, tf_out):
     """Same v * 2x from tape and graph; PyTorch refuses a bare non-scalar backward(); TF sums."""
@@ -406,9 +406,8 @@ def tf_device_scope():
     ".cuda() / .to(device) ↔ tf.device",
     torch_to_device,
     tf_device_scope,
-    note="A PyTorch tensor stays where you put it and mixing devices is an error (x.cuda() is "
-    "x.to('cuda') and fails without a GPU). TensorFlow places each op, on the GPU by default "
-    "when there is one, and copies inputs for you; tf.device only steers it.",
+    note="PyTorch tensors stay where you put them and mixing devices is an error; TF places each "
+    "op itself (GPU first) and copies inputs.",
 )
 def check_device(torch_out, tf_out):
     """Same values; the result lives on the chosen device in both."""
@@ -444,8 +443,8 @@ def tf_narrow():
     "narrow ↔ tf.slice / x[:, 1:3]",
     torch_narrow,
     tf_narrow,
-    note="narrow (like slicing) returns a view: writing to it writes to x. A TensorFlow slice is "
-    "a new tensor, and TensorFlow tensors are never written to.",
+    note="narrow (like slicing) is a view: writing to it writes to x. A TF slice is a new tensor; "
+    "TF tensors are never written to.",
 )
 def check_narrow(torch_out, tf_y):
     """Same values as x[:, 1:3] in both; narrow shares x's memory."""
@@ -479,8 +478,8 @@ def tf_transpose():
     "t() / transpose(0, 1) ↔ tf.transpose",
     torch_transpose,
     tf_transpose,
-    note="x.t() is a strided view (no copy, not contiguous) and refuses more than 2 dims; "
-    "tf.transpose without perm reverses all the axes. The two agree on matrices only.",
+    note="t() is a strided view (no copy, not contiguous) of at most 2 dims; tf.transpose without "
+    "perm reverses all axes. They agree on matrices.",
 )
 def check_transpose(torch_out, tf_y):
     """Same matrix; t() is a non-contiguous view; on 3 dims t() refuses, tf.transpose reverses."""
@@ -506,7 +505,7 @@ def torch_permute():
 
 def tf_permute():
     x = tf.reshape(tf.range(24.0), (2, 3, 4))
-    y = tf.transpose(x, perm=[2, 0, 1])
+    y = tf.transpose(x, perm=[2, 0, 1])  # same order
     return y
 
 
@@ -515,8 +514,7 @@ def tf_permute():
     "permute ↔ tf.transpose(perm=)",
     torch_permute,
     tf_permute,
-    note="The same list of axes; permute returns a view (no copy), tf.transpose a new tensor. "
-    "permute(1, 0) on a matrix is t().",
+    note="The same list of axes; permute returns a view, tf.transpose a new tensor.",
 )
 def check_permute(torch_out, tf_y):
     """Same values and shape (4, 2, 3); permute shares x's memory."""
@@ -533,14 +531,14 @@ def check_permute(torch_out, tf_y):
 
 def torch_squeeze():
     x = torch.zeros(10, 1, 5)
-    y = x.squeeze()  # drop every size-1 dim
+    y = x.squeeze()  # (10, 5): every size-1 dim dropped
     kept = x.squeeze(0)  # size 10: left alone
     return y.shape, kept.shape
 
 
 def tf_squeeze():
     x = tf.zeros((10, 1, 5))
-    y = tf.squeeze(x)
+    y = tf.squeeze(x)  # (10, 5)
     return y.shape
 
 
@@ -549,8 +547,8 @@ def tf_squeeze():
     "squeeze ↔ tf.squeeze",
     torch_squeeze,
     tf_squeeze,
-    note="x.squeeze(0) on a dim that is not 1 silently does nothing in PyTorch; "
-    "tf.squeeze(x, axis=0) raises an error.",
+    note="squeeze(0) on a dim that is not 1 silently does nothing in PyTorch; tf.squeeze(x, "
+    "axis=0) raises an error.",
 )
 def check_squeeze(torch_out, tf_shape):
     """10×1×5 → 10×5 in both; squeezing a size-10 dim is a no-op in PyTorch, an error in TF."""
@@ -583,7 +581,7 @@ def tf_unsqueeze():
     "unsqueeze ↔ tf.expand_dims",
     torch_unsqueeze,
     tf_unsqueeze,
-    note="The same operation; indexing with None (tf.newaxis) works in both.",
+    note="The same operation; x[None] (x[tf.newaxis]) works in both.",
 )
 def check_unsqueeze(torch_y, tf_y):
     """Same values, shape (1, 3); x[None] gives the same in both."""
@@ -599,13 +597,13 @@ def check_unsqueeze(torch_y, tf_y):
 
 def torch_stack():
     rows = [torch.full((5,), float(i)) for i in range(10)]
-    y = torch.stack(rows, dim=0)  # a new first dim
+    y = torch.stack(rows, dim=0)  # a new first dim: (10, 5)
     return y
 
 
 def tf_stack():
     rows = [tf.fill((5,), float(i)) for i in range(10)]
-    y = tf.stack(rows, axis=0)
+    y = tf.stack(rows, axis=0)  # (10, 5)
     return y
 
 
@@ -614,8 +612,8 @@ def tf_stack():
     "torch.stack ↔ tf.stack",
     torch_stack,
     tf_stack,
-    note="dim= in PyTorch is axis= in TensorFlow. stack adds a new dim (all shapes must match); "
-    "cat / concat joins along an existing one.",
+    note="dim= is axis=. stack adds a new dim (all shapes must match); cat / concat joins along an "
+    "existing one.",
 )
 def check_stack(torch_y, tf_y):
     """Ten length-5 tensors → shape (10, 5) in both; cat of the same list is flat."""
@@ -631,15 +629,15 @@ def check_stack(torch_y, tf_y):
 
 def torch_cat():
     a, b = torch.zeros(2, 3), torch.ones(2, 3)
-    rows = torch.cat([a, b], dim=0)
-    cols = torch.cat([a, b], dim=1)
+    rows = torch.cat([a, b], dim=0)  # (4, 3)
+    cols = torch.cat([a, b], dim=1)  # (2, 6)
     return rows, cols
 
 
 def tf_cat():
     a, b = tf.zeros((2, 3)), tf.ones((2, 3))
-    rows = tf.concat([a, b], axis=0)
-    cols = tf.concat([a, b], axis=1)
+    rows = tf.concat([a, b], axis=0)  # axis is required
+    cols = tf.concat([a, b], axis=1)  # (2, 6)
     return rows, cols
 
 
@@ -648,8 +646,8 @@ def tf_cat():
     "torch.cat ↔ tf.concat",
     torch_cat,
     tf_cat,
-    note="torch.concat is another name for torch.cat, whose dim defaults to 0; tf.concat has no "
-    "default: axis is required.",
+    note="torch.concat is another name for torch.cat, whose dim defaults to 0; tf.concat requires "
+    "axis.",
 )
 def check_cat(torch_out, tf_out):
     """Shapes (4, 3) and (2, 6) with the same values; tf.concat without axis is refused."""
@@ -671,27 +669,26 @@ def torch_embedding():
     embedding = torch.nn.Embedding(10, 3)  # a trainable table
     embedding.load_state_dict({"weight": table})
     ids = torch.tensor([[1, 2, 3, 4], [4, 5, 6, 9]])
-    vectors = embedding(ids)
+    vectors = embedding(ids)  # (2, 4, 3)
     return vectors
 
 
 def tf_embedding():
     table = tf.reshape(tf.range(30.0), (10, 3))
     ids = tf.constant([[1, 2, 3, 4], [4, 5, 6, 9]])
-    vectors = tf.nn.embedding_lookup(table, ids)
-    layer = tf.keras.layers.Embedding(
-        10, 3, embeddings_initializer=tf.keras.initializers.Constant(table)
-    )
+    vectors = tf.nn.embedding_lookup(table, ids)  # (2, 4, 3)
+    init = tf.keras.initializers.Constant(table)
+    layer = tf.keras.layers.Embedding(10, 3, embeddings_initializer=init)  # trainable
     return vectors, layer(ids)
 
 
 @row(
     OPERATIONS,
-    "nn.Embedding ↔ tf.nn.embedding_lookup / keras Embedding",
+    "nn.Embedding ↔ embedding_lookup",
     torch_embedding,
     tf_embedding,
-    note="The same lookup of rows in a table. torch.nn.Embedding and keras Embedding own a "
-    "trainable table; tf.nn.embedding_lookup only indexes the table you pass (it is tf.gather).",
+    note="The same lookup. nn.Embedding and keras Embedding own a trainable table; "
+    "tf.nn.embedding_lookup indexes the table you pass (tf.gather).",
 )
 def check_embedding(torch_vectors, tf_out):
     """Shape (2, 4, 3) and the same vectors from all three; the PyTorch table is trainable."""
@@ -711,7 +708,7 @@ def check_embedding(torch_vectors, tf_out):
 def torch_div():
     x = torch.tensor([1, 2, 3])
     y = x.div(2)  # true division, even of ints
-    floor = x.div(2, rounding_mode="floor")
+    floor = x.div(2, rounding_mode="floor")  # or x // 2
     return y, floor
 
 
@@ -727,9 +724,8 @@ def tf_div():
     "div ↔ tf.math.divide",
     torch_div,
     tf_div,
-    note="Both divide integers exactly, but the result type differs: float32 in PyTorch (the "
-    "default dtype), float64 in TensorFlow. For integer division: rounding_mode='floor' / "
-    "tf.math.floordiv (// in both).",
+    note="Both divide ints exactly, into float32 in PyTorch but float64 in TF. Integer division: "
+    "rounding_mode='floor' / tf.math.floordiv (// in both).",
 )
 def check_div(torch_out, tf_out):
     """Same values; true division gives float32 in PyTorch and float64 in TF; floor division."""
@@ -747,26 +743,25 @@ def check_div(torch_out, tf_out):
 
 def torch_reduce():
     x = torch.arange(6.0).reshape(2, 3)
-    per_row = x.sum(dim=1, keepdim=True)
+    per_row = x.sum(dim=1, keepdim=True)  # (2, 1)
     total = x.sum().item()  # a Python float
     return per_row, total
 
 
 def tf_reduce():
     x = tf.reshape(tf.range(6.0), (2, 3))
-    per_row = tf.reduce_sum(x, axis=1, keepdims=True)
+    per_row = tf.reduce_sum(x, axis=1, keepdims=True)  # (2, 1)
     total = float(tf.reduce_sum(x))  # eager only
     return per_row, total
 
 
 @row(
     OPERATIONS,
-    "sum(dim=, keepdim=) ↔ reduce_sum(axis=, keepdims=)",
+    "sum(dim, keepdim) ↔ reduce_sum(axis, keepdims)",
     torch_reduce,
     tf_reduce,
-    note="Different names for the same arguments. torch.max(x, dim=1) returns values and "
-    "indices; TensorFlow splits them into tf.reduce_max and tf.argmax. float(t) and t.numpy() "
-    "need eager mode; inside a tf.function the value stays a tensor.",
+    note="dim/keepdim are axis/keepdims. torch.max(x, dim) returns values and indices: "
+    "tf.reduce_max and tf.argmax. float(t) needs eager mode.",
 )
 def check_reduce(torch_out, tf_out):
     """Same sums, shape (2, 1) and a Python float 15.0; max(dim) = reduce_max + argmax."""
@@ -792,8 +787,8 @@ def check_reduce(torch_out, tf_out):
 
 def torch_view():
     x = torch.arange(6.0)
-    v = x.view(2, 3)  # same memory, new shape
-    v[0, 0] = 100.0  # so this writes to x too
+    v = x.view(2, 3)  # same memory: writing to v writes to x
+    v[0, 0] = 100.0
     r = v.t().reshape(6)  # not contiguous: a copy
     shared = np.shares_memory(x.numpy(), r.numpy())
     return x, v, shared
@@ -801,8 +796,8 @@ def torch_view():
 
 def tf_view():
     x = tf.range(6.0)
-    v = tf.reshape(x, (2, 3))
-    v = tf.tensor_scatter_nd_update(v, [[0, 0]], [100.0])  # a new tensor
+    v = tf.reshape(x, (2, 3))  # new shape
+    v = tf.tensor_scatter_nd_update(v, [[0, 0]], [100.0])  # new tensor
     return x, v
 
 
@@ -811,9 +806,8 @@ def tf_view():
     "view / reshape ↔ tf.reshape",
     torch_view,
     tf_view,
-    note="view never copies and raises when it cannot; reshape returns a view when it can and a "
-    "copy otherwise, so whether a write shows through depends on the input. TensorFlow writes "
-    "nothing: 'changing' an element builds a new tensor, and x keeps its values.",
+    note="view never copies (it fails instead); reshape copies when it must, so a write may or may "
+    "not show through. TF never writes to a tensor.",
 )
 def check_view(torch_out, tf_out):
     """Same v; the write shows in x in PyTorch only; reshape of a transpose copies; view refuses."""
@@ -842,7 +836,7 @@ def torch_in_place():
 
 def tf_in_place():
     x = tf.ones((2, 3))
-    y = tf.Variable(tf.zeros((2, 3)))  # mutable
+    y = tf.Variable(tf.zeros((2, 3)))
     y.assign_add(x)  # like y.add_(x)
     x = tf.transpose(x)  # a new tensor, same name
     return y, x.shape
@@ -853,9 +847,8 @@ def tf_in_place():
     "add_(), t_() ↔ Variable.assign_add",
     torch_in_place,
     tf_in_place,
-    note="A trailing underscore overwrites the tensor's own memory (autograd refuses it when the "
-    "old value is still needed). A TensorFlow tensor can never change: rebind the name, or keep "
-    "state in a tf.Variable and use assign / assign_add / assign_sub.",
+    note="x.op_() overwrites x's own memory. TF tensors never change: rebind the name, or keep "
+    "state in a tf.Variable (assign, assign_add).",
 )
 def check_in_place(torch_out, tf_out):
     """Same y and shapes; y kept its memory; a TF tensor has no assign and refuses item writes."""
@@ -877,32 +870,31 @@ def check_in_place(torch_out, tf_out):
 
 def torch_numpy_bridge():
     a = torch.ones(5)
-    b = a.numpy()  # shares a's memory
-    b += 1  # so a changes too
+    b = a.numpy()  # shared memory: b += 1 changes a
+    b += 1
     c = np.zeros(5, dtype=np.float32)
-    d = torch.from_numpy(c)  # shares c's memory
-    c += 1  # so d changes too
+    d = torch.from_numpy(c)  # shared memory: c += 1 changes d
+    c += 1
     return a, d
 
 
 def tf_numpy_bridge():
     a = tf.ones(5)
-    b = a.numpy()  # a copy
-    b += 1  # a is unchanged
+    b = a.numpy()  # a copy: b += 1 leaves a alone
+    b += 1
     c = np.zeros(5, dtype=np.float32)
-    d = tf.convert_to_tensor(c)  # a copy
-    c += 1  # d is unchanged
+    d = tf.convert_to_tensor(c)  # a copy: c += 1 leaves d alone
+    c += 1
     return a, d
 
 
 @row(
     MEMORY,
-    "numpy() / from_numpy ↔ .numpy() / convert_to_tensor",
+    "numpy() / from_numpy ↔ convert_to_tensor",
     torch_numpy_bridge,
     tf_numpy_bridge,
-    note="PyTorch shares memory both ways (CPU tensors only; detach() a tensor that requires "
-    "grad first). TensorFlow copies both ways, and .numpy() exists only in eager mode: "
-    "inside a tf.function use tf.numpy_function.",
+    note="PyTorch shares memory both ways (CPU only; detach() first if it requires grad); TF "
+    "copies both ways, and .numpy() needs eager mode.",
 )
 def check_numpy_bridge(torch_out, tf_out):
     """Changing the array shows in the PyTorch tensor and not in the TF one; .numpy() needs eager."""
@@ -947,8 +939,8 @@ def tf_clone():
     "clone() ↔ tf.identity",
     torch_clone,
     tf_clone,
-    note="clone() exists to protect a tensor from later in-place changes, and gradients flow "
-    "through it. TensorFlow tensors cannot change, so a copy is rarely needed.",
+    note="clone() copies, and gradients flow through it, to guard against in-place changes; TF "
+    "tensors never change, so copies are rarely needed.",
 )
 def check_clone(torch_out, tf_out):
     """Same x and y; the clone does not share the original's memory."""
@@ -970,7 +962,7 @@ def check_clone(torch_out, tf_out):
 
 def torch_shape():
     x = torch.zeros(4, 3)
-    return x.shape, x.size(0)
+    return x.shape, x.size(0)  # always known
 
 
 def tf_shape():
@@ -981,7 +973,8 @@ def tf_shape():
         unknown = x.shape[0] is None  # while tracing
         return tf.shape(x)[0], unknown  # at run time
 
-    return x.shape, rows(x)
+    n, unknown = rows(x)
+    return x.shape, n, unknown
 
 
 @row(
@@ -989,12 +982,12 @@ def tf_shape():
     "x.shape / size() ↔ x.shape and tf.shape(x)",
     torch_shape,
     tf_shape,
-    note="PyTorch shapes are always concrete ints. In a TensorFlow graph, x.shape is the static "
-    "shape known while tracing and may contain None; tf.shape(x) is the real size when it runs.",
+    note="PyTorch shapes are concrete ints. In a TF graph, x.shape is the static shape (None where "
+    "unknown) and tf.shape(x) the size at run time.",
 )
 def check_shape(torch_out, tf_out):
     """Same eager shape (4, 3); in the traced graph x.shape[0] was None, tf.shape(x)[0] is 4."""
-    (torch_shape, torch_rows), (tf_shape, (tf_rows, unknown)) = torch_out, tf_out
+    (torch_shape, torch_rows), (tf_shape, tf_rows, unknown) = torch_out, tf_out
     assert tuple(torch_shape) == tuple(tf_shape) == (4, 3), "the eager shapes agree"
     assert torch_rows == int(tf_rows) == 4, "the run-time number of rows"
     assert bool(unknown), "the static shape in the graph must not know the number of rows"
@@ -1016,7 +1009,7 @@ def torch_cast():
 def tf_cast():
     x = tf.constant([1.7, -1.7])
     n = tf.constant([1, 2])
-    as_int = tf.cast(x, tf.int32)
+    as_int = tf.cast(x, tf.int32)  # toward zero
     mixed = tf.cast(n, tf.float32) + x  # cast first
     return as_int, mixed
 
@@ -1026,8 +1019,8 @@ def tf_cast():
     ".to(dtype) ↔ tf.cast",
     torch_cast,
     tf_cast,
-    note="Both casts round toward zero. PyTorch promotes mixed dtypes (int + float gives float); "
-    "TensorFlow refuses to add an int tensor to a float tensor, so you cast first.",
+    note="Both casts round toward zero. PyTorch promotes int + float to float; TF refuses mixed "
+    "dtypes, so cast first.",
 )
 def check_cast(torch_out, tf_out):
     """Same values; int + float promotes in PyTorch and is refused by TF."""
@@ -1045,14 +1038,14 @@ def check_cast(torch_out, tf_out):
 
 
 def torch_seed():
-    generator = torch.Generator().manual_seed(0)
-    x = torch.rand(3, generator=generator)
+    generator = torch.Generator().manual_seed(0)  # seed 0
+    x = torch.rand(3, generator=generator)  # uniform in [0, 1)
     return x
 
 
 def tf_seed():
-    generator = tf.random.Generator.from_seed(0)
-    x = generator.uniform((3,))
+    generator = tf.random.Generator.from_seed(0)  # seed 0
+    x = generator.uniform((3,))  # uniform in [0, 1)
     return x
 
 
@@ -1061,10 +1054,8 @@ def tf_seed():
     "torch.Generator ↔ tf.random.Generator",
     torch_seed,
     tf_seed,
-    note="The same seed gives different numbers (also for the global torch.manual_seed and "
-    "tf.random.set_seed): the generators are different algorithms. To "
-    "compare the two frameworks, share the data or the initial weights, as every row here "
-    "does, not the seed.",
+    note="The same seed gives different numbers (global seeds too): compare the frameworks on "
+    "shared data or weights, not on seeds.",
 )
 def check_seed(torch_x, tf_x):
     """Both uniform in [0, 1) and reproducible; the two frameworks' numbers differ."""
@@ -1087,6 +1078,8 @@ def describe(value):
     if isinstance(value, torch.Tensor | np.ndarray) or hasattr(value, "numpy"):
         array = sidebyside.parity.to_numpy(value)
         values = np.array2string(array, precision=4, threshold=12, edgeitems=2)
+        if array.ndim == 0:
+            return f"{array.dtype} {values}"
         return f"{array.dtype} {tuple(array.shape)}\n{values}"
     return repr(value)
 
@@ -1096,9 +1089,8 @@ def code_block(code):
 
 
 def side_cell(side):
-    code, results = side
-    shown = "\n".join(f"{name}: {describe(value)}" for name, value in results)
-    return f'<td>{code_block(code)}<pre class="sbs-result">{html.escape(shown)}</pre></td>'
+    shown = "\n".join(f"{name}: {describe(value)}" for name, value in side["results"])
+    return f'<td>{code_block(side["code"])}<pre class="sbs-result">{html.escape(shown)}</pre></td>'
 
 
 def anchor(text):
@@ -1126,7 +1118,8 @@ TABLE_CSS = """
   color: var(--pst-color-text-muted, #555); }
 .sbs-cheatsheet table.sbs-table div.highlight { margin: 0 0 0.3rem; }
 .sbs-cheatsheet table.sbs-table div.highlight pre, .sbs-cheatsheet table.sbs-table pre.sbs-result {
-  font-size: 0.75rem; line-height: 1.35; white-space: pre-wrap; margin: 0; padding: 0.4rem; }
+  font-size: 0.75rem; line-height: 1.35; white-space: pre-wrap; overflow-wrap: anywhere;
+  margin: 0; padding: 0.4rem; }
 .sbs-cheatsheet table.sbs-table pre.sbs-result { background: none; color: inherit;
   border: none; border-left: 3px solid var(--pst-color-border, #ccc); }
 """
@@ -1171,21 +1164,22 @@ CheatsheetTable(ROWS)
 # %%
 # A compact version to print
 # --------------------------
-# The same rows without results, in small print, as one self-contained HTML file: inline
-# styles, nothing fetched from the network. The link below carries the whole file in its
+# Every row on one A4 landscape page: the commented lines of each side and how the two differ,
+# as one self-contained HTML file (inline styles, nothing fetched from the network). The link below carries the whole file in its
 # address (a ``data:`` URL), so it works offline and needs no file beside this page. If you run
 # this script yourself, save the file with
 # ``pathlib.Path("tensor_cheatsheet.html").write_text(CompactCheatsheet(ROWS).html)``.
 COMPACT_CSS = """
 @page { size: A4 landscape; margin: 7mm; }
-body { font: 6.4pt/1.2 system-ui, sans-serif; margin: 0 auto; max-width: 283mm; color: #000; }
-h1 { font-size: 10pt; margin: 0 0 1pt; } p.meta { margin: 0 0 3pt; color: #444; }
+body { font: 6.6pt/1.15 system-ui, sans-serif; margin: 0 auto; max-width: 283mm; color: #000; }
+header { margin: 0 0 2pt; } h1 { font-size: 10pt; margin: 0; display: inline; }
+.meta { margin-left: 1em; color: #444; }
 table { width: 100%; border-collapse: collapse; table-layout: fixed; }
 th, td { text-align: left; vertical-align: top; padding: 1pt 3pt; border-bottom: 0.4pt solid #bbb; }
 tr { break-inside: avoid; }
 tr.group th { font-size: 7.5pt; padding-top: 3pt; border-bottom: 0.8pt solid #000; }
-pre { font: 5.8pt/1.15 ui-monospace, Menlo, Consolas, monospace; margin: 0; white-space: pre-wrap; }
-td.note { font-size: 5.8pt; color: #333; }
+pre { font: 6.2pt/1.15 ui-monospace, Menlo, Consolas, monospace; margin: 0; white-space: pre-wrap; }
+td.note { font-size: 6pt; color: #333; }
 """
 
 
@@ -1200,8 +1194,8 @@ class CompactCheatsheet:
                 lines.append(f'<tr class="group"><th colspan="4">{html.escape(group)}</th></tr>')
             lines.append(
                 f"<tr><td><b>{html.escape(r['title'])}</b></td>"
-                f"<td><pre>{html.escape(r['torch'][0])}</pre></td>"
-                f"<td><pre>{html.escape(r['tf'][0])}</pre></td>"
+                f"<td><pre>{html.escape(r['torch']['key'])}</pre></td>"
+                f"<td><pre>{html.escape(r['tf']['key'])}</pre></td>"
                 f'<td class="note">{html.escape(r["note"])}</td></tr>'
             )
         versions = f"PyTorch {torch.__version__} and TensorFlow {tf.__version__}"
@@ -1210,10 +1204,11 @@ class CompactCheatsheet:
             '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
             "<title>Tensor cheatsheet: PyTorch ↔ TensorFlow</title>"
             f"<style>{COMPACT_CSS}</style></head><body>"
-            "<h1>Tensor cheatsheet: PyTorch ↔ TensorFlow</h1>"
-            f'<p class="meta">Every row was executed and checked with {versions}.</p>'
-            '<table><colgroup><col style="width: 12%"><col style="width: 31%">'
-            '<col style="width: 31%"><col style="width: 26%"></colgroup>'
+            "<header><h1>Tensor cheatsheet: PyTorch ↔ TensorFlow</h1> "
+            f'<span class="meta">Every row was executed and checked with {versions}.</span>'
+            "</header>"
+            '<table><colgroup><col style="width: 12%"><col style="width: 30%">'
+            '<col style="width: 30%"><col style="width: 28%"></colgroup>'
             "<thead><tr><th>Operation</th><th>PyTorch</th><th>TensorFlow</th>"
             f"<th>How they differ</th></tr></thead><tbody>{''.join(lines)}</tbody></table>"
             "</body></html>"
@@ -1225,8 +1220,8 @@ class CompactCheatsheet:
         return (
             '<p class="sbs-download"><a download="tensor_cheatsheet.html" '
             f'href="data:text/html;charset=utf-8;base64,{data}">'
-            f"Download the compact cheatsheet</a> (one HTML file, {kib:.0f} KiB, {self.rows} "
-            "rows; open it in a browser and print it, A4 landscape).</p>"
+            f"Download the one-page cheatsheet</a> (one HTML file, {kib:.0f} KiB, {self.rows} "
+            "rows; open it in a browser and print it: A4 landscape).</p>"
         )
 
 

@@ -66,7 +66,9 @@ def torch_threads(count):
 
 
 def tf_startup_threads(variable):
-    return os.environ.get(variable, f"not set: TensorFlow's default, one per core ({os.cpu_count()})")
+    return os.environ.get(
+        variable, f"not set: TensorFlow's default, one per core ({os.cpu_count()})"
+    )
 
 
 threads_used = {
@@ -153,13 +155,23 @@ def uniform(*shape):
 
 def mlp(batch, width, hidden):
     inputs = (rng.standard_normal((batch, width), np.float32), uniform(batch, 10))
-    params = {"W1": uniform(width, hidden), "b1": np.zeros(hidden, np.float32),
-              "W2": uniform(hidden, 10), "b2": np.zeros(10, np.float32)}  # fmt: skip
+    params = {
+        "W1": uniform(width, hidden),
+        "b1": np.zeros(hidden, np.float32),
+        "W2": uniform(hidden, 10),
+        "b2": np.zeros(10, np.float32),
+    }
     return "mlp", inputs, params
 
 
-rnn_params = {"W_ih": uniform(1, 32), "b_ih": uniform(1, 32), "W_hh": uniform(32, 32),
-              "b_hh": uniform(1, 32), "W_out": uniform(32, 1), "b_out": uniform(1, 1)}  # fmt: skip
+rnn_params = {
+    "W_ih": uniform(1, 32),
+    "b_ih": uniform(1, 32),
+    "W_hh": uniform(32, 32),
+    "b_hh": uniform(1, 32),
+    "W_out": uniform(32, 1),
+    "b_out": uniform(1, 1),
+}
 
 
 def rnn(steps):
@@ -187,6 +199,7 @@ workloads = {
 # and ``Session.make_callable`` prepares the same fetches and feeds once, for a cheaper call.
 # PyTorch runs the step eagerly, or lets ``torch.compile`` or TorchScript compile the loss, with
 # autograd computing the gradients in all three.
+tf2_steps = {}  # one step per model, eager or tf.function
 tf1_graphs = {}  # one graph and session per workload, shared by both TF1 variants
 
 
@@ -194,16 +207,18 @@ tf1_graphs = {}  # one graph and session per workload, shared by both TF1 varian
 # **TensorFlow**: eager, ``tf.function``, and a TensorFlow 1 graph run two ways.
 def tf2_variant(workload, *, graph=False):
     kind, arrays, params = workloads[workload]
-    variables = {name: tf.Variable(value) for name, value in params.items()}
+    model = workload.split(",")[0]  # the three RNN rows are one model: one step, one tf.function
+    if (model, graph) not in tf2_steps:
+        variables = {name: tf.Variable(value) for name, value in params.items()}
+
+        def step(*inputs):
+            with tf.GradientTape() as tape:
+                loss = tf_losses[kind](*inputs, variables)
+            return loss, tape.gradient(loss, list(variables.values()))
+
+        tf2_steps[model, graph] = tf.function(step) if graph else step
+    step = tf2_steps[model, graph]
     inputs = [tf.constant(array) for array in arrays]
-
-    def step(*inputs):
-        with tf.GradientTape() as tape:
-            loss = tf_losses[kind](*inputs, variables)
-        return loss, tape.gradient(loss, list(variables.values()))
-
-    if graph:
-        step = tf.function(step)
     return lambda: step(*inputs)
 
 
@@ -280,12 +295,13 @@ tf_sync = tf.test.experimental.sync_devices if tf_device.startswith("/GPU") else
 # ``sidebyside.time_call`` times every page's measurements the same way: one cold call (where a
 # graph variant traces or compiles), untimed warm-up calls, then samples read with
 # ``time.perf_counter``, with the GPU synchronised before every clock read when there is one. A
-# step shorter than about a millisecond is repeated ``number`` times per sample. The variants take
+# step shorter than about a millisecond is repeated ``number`` times per sample; a step slower than
+# 10 ms gets fewer samples per round (at least two), to keep the page fast. The variants take
 # turns, round after round, so a slow moment of the machine falls on all of them rather than on
 # one. We report the median of all samples, and half their interquartile range as the spread; a
 # result whose spread exceeds 10 % of its median is marked noisy. The first-call cost adds the time
 # to build the variant (for TensorFlow 1, the graph and the session) to its cold call.
-ROUNDS, REPEAT, SAMPLE_SECONDS = 3, 5, 1e-3
+ROUNDS, REPEAT, SAMPLE_SECONDS, ROUND_SECONDS = 3, 5, 1e-3, 0.05
 
 
 def benchmark(workload):
@@ -300,18 +316,19 @@ def benchmark(workload):
             start = time.perf_counter()
             run = make(workload, **options)
             built = time.perf_counter() - start
-            cold = sidebyside.time_call(run, warmup=3, repeat=1, sync=sync)
+            cold = sidebyside.time_call(run, warmup=1, repeat=1, sync=sync)
         except Exception as error:  # the page shows the reason; nothing is dropped silently
             results[name] = f"failed: {type(error).__name__}: {str(error).splitlines()[0]}"
             continue
         number = max(1, min(200, round(SAMPLE_SECONDS / cold.samples[0])))
-        runs[name] = run, sync, number, built + cold.first
+        repeat = max(2, min(REPEAT, round(ROUND_SECONDS / (number * cold.samples[0]))))
+        runs[name] = run, sync, number, repeat, built + cold.first
     samples = {name: [] for name in runs}
-    for _ in range(ROUNDS):  # the cold call of each later round is its warm-up
-        for name, (run, sync, number, _) in runs.items():
-            timing = sidebyside.time_call(run, warmup=0, repeat=REPEAT, number=number, sync=sync)
+    for _ in range(ROUNDS):  # time_call's cold call in each round warms the variant up again
+        for name, (run, sync, number, repeat, _) in runs.items():
+            timing = sidebyside.time_call(run, warmup=0, repeat=repeat, number=number, sync=sync)
             samples[name].extend(timing.samples)
-    for name, (run, _, _, first) in runs.items():
+    for name, (*_, first) in runs.items():
         results[name] = Timing(first=first, samples=tuple(samples[name]))
     return results, {name: run() for name, (run, *_) in runs.items()}
 
@@ -409,7 +426,8 @@ from torch._dynamo.utils import counters  # noqa: E402  (PyTorch's own compile s
 
 cache = counters["inductor"]
 print(
-    "torch.compile inductor cache:", os.environ.get("TORCHINDUCTOR_CACHE_DIR", "PyTorch's default"),
+    "torch.compile inductor cache:",
+    os.environ.get("TORCHINDUCTOR_CACHE_DIR", "PyTorch's default"),
     f"({cache['fxgraph_cache_hit']} graphs found there, {cache['fxgraph_cache_miss']} compiled anew)",
 )
 
@@ -427,17 +445,28 @@ Table(
 
 # %%
 # The same numbers as a chart, on a logarithmic axis: each step up the axis is ten times slower.
-colors = {"PyTorch eager": "#ee4c2c", "torch.compile": "#b8321c", "TorchScript": "#f59c87",
-          "TF2 eager": "#ffc266", "tf.function": "#ff8f00", "TF1 Session.run": "#b36200",
-          "TF1 callable": "#6b3b00"}  # fmt: skip
+colors = {
+    "PyTorch eager": "#ee4c2c",
+    "torch.compile": "#b8321c",
+    "TorchScript": "#f59c87",
+    "TF2 eager": "#ffc266",
+    "tf.function": "#ff8f00",
+    "TF1 Session.run": "#b36200",
+    "TF1 callable": "#6b3b00",
+}
 fig, ax = plt.subplots(figsize=(12, 4.5))
 width = 0.8 / len(variants)
 for i, name in enumerate(variants):
     for j, workload in enumerate(workloads):
         result = results[workload][name]
         if isinstance(result, Timing):
-            ax.bar(j + (i - 3) * width, result.median * 1e6, width, color=colors[name],
-                   label=name if name not in ax.get_legend_handles_labels()[1] else None)  # fmt: skip
+            ax.bar(
+                j + (i - 3) * width,
+                result.median * 1e6,
+                width,
+                color=colors[name],
+                label=name if name not in ax.get_legend_handles_labels()[1] else None,
+            )
 ax.set_yscale("log")
 ax.set_xticks(range(len(workloads)), list(workloads))
 ax.set_ylabel("µs per training step (median)")
@@ -453,92 +482,98 @@ plt.show()
 # machine's numbers, whatever they turn out to be.
 
 
-def median(workload, name):
-    result = results[workload][name]
-    return result.median if isinstance(result, Timing) else None
+timed = {w: {n: t for n, t in by.items() if isinstance(t, Timing)} for w, by in results.items()}
+
+
+def micros(workload, name):
+    timing = timed[workload].get(name)
+    return f"{timing.median * 1e6:,.0f} µs" if timing else "not measured"
 
 
 def compare(workload, name, reference="PyTorch eager"):
-    ratio = median(workload, name) / median(workload, reference)
-    return f"{ratio:.1f}× as long as" if ratio >= 1 else f"{1 / ratio:.1f}× faster than"
+    if name not in timed[workload] or reference not in timed[workload]:
+        return f"not comparable with {reference}"
+    ratio = timed[workload][name].median / timed[workload][reference].median
+    if ratio >= 1:
+        return f"{ratio:.1f}× as long as {reference}"
+    return f"{1 / ratio:.1f}× faster than {reference}"
 
 
-def fastest(workload):
-    timed = {name: t for name, t in results[workload].items() if isinstance(t, Timing)}
-    return min(timed, key=lambda name: timed[name].median)
-
-
-readings = []
-eager_us = median("tiny graph", "PyTorch eager") * 1e6
-readings.append(
-    f"Overhead: a whole PyTorch eager step of the tiny graph takes {eager_us:.0f} µs. Calling "
-    f"the same three operations through tf.function takes "
-    f"{median('tiny graph', 'tf.function') * 1e6:.0f} µs ({compare('tiny graph', 'tf.function')} "
-    f"PyTorch eager), through Session.run "
-    f"{median('tiny graph', 'TF1 Session.run') * 1e6:.0f} µs "
-    f"({compare('tiny graph', 'TF1 Session.run')})."
-)
-for workload in [w for w in workloads if w.startswith("RNN")]:
-    best = fastest(workload)
+readings = [
+    f"Overhead: a whole PyTorch eager step of the tiny graph takes "
+    f"{micros('tiny graph', 'PyTorch eager')}. The same three operations take "
+    f"{micros('tiny graph', 'tf.function')} through tf.function "
+    f"({compare('tiny graph', 'tf.function')}) and {micros('tiny graph', 'TF1 Session.run')} "
+    f"through Session.run ({compare('tiny graph', 'TF1 Session.run')})."
+]
+for workload in (w for w in workloads if w.startswith("RNN")):
+    best = min(timed[workload], key=lambda name: timed[workload][name].median)
     readings.append(
-        f"{workload}: the fastest variant is {best}, "
-        + ("which is PyTorch eager itself." if best == "PyTorch eager"
-           else f"{compare(workload, best)} PyTorch eager.")  # fmt: skip
-        + f" tf.function is {compare(workload, 'tf.function')} PyTorch eager, "
-        f"TF2 eager {compare(workload, 'TF2 eager')} it."
+        f"{workload}: the fastest is {best} ({micros(workload, best)}"
+        + (")" if best == "PyTorch eager" else f", {compare(workload, best)})")
+        + f"; tf.function is {compare(workload, 'tf.function')}, "
+        f"TF2 eager {compare(workload, 'TF2 eager')}."
     )
-for workload in workloads:
-    timed = [t.median for t in results[workload].values() if isinstance(t, Timing)]
-    if max(timed) / min(timed) <= 1.5:
+for workload, by_variant in timed.items():
+    slowest = max(by_variant, key=lambda name: by_variant[name].median)
+    quickest = min(by_variant, key=lambda name: by_variant[name].median)
+    ratio = by_variant[slowest].median / by_variant[quickest].median
+    if ratio <= 1.5:
         readings.append(
-            f"Where overhead stops mattering: from the {workload} on, the slowest variant takes "
-            f"only {max(timed) / min(timed):.2f}× as long as the fastest; the arithmetic dominates."
+            f"The first workload on which every variant comes within 1.5× of the fastest is the "
+            f"{workload}: {slowest} takes {ratio:.2f}× as long as {quickest}. There the "
+            "arithmetic dominates, not the calls into the framework."
         )
         break
 else:
-    spread = max(timed) / min(timed)
     readings.append(
-        f"Even on the {workload}, the slowest variant takes {spread:.1f}× as long as the fastest: "
-        "on this machine the calls into the framework, or the choice of kernels, still matter there."
+        f"Even on the {workload}, {slowest} takes {ratio:.1f}× as long as {quickest}: on this "
+        "machine the calls into the framework still matter at that size."
     )
-compiled = results[COMPILED]["torch.compile"]
-if isinstance(compiled, Timing):
-    saved = median(COMPILED, "PyTorch eager") - compiled.median
+if compiled := timed[COMPILED].get("torch.compile"):
+    saved = timed[COMPILED]["PyTorch eager"].median - compiled.median
     readings.append(
         f"torch.compile on the {COMPILED}: its first call took {compiled.first:.1f} s, and each "
-        f"later step is {compare(COMPILED, 'torch.compile')} PyTorch eager"
-        + (f", so it pays for itself after about {compiled.first / saved:,.0f} steps." if saved > 0
-           else ", so on this workload it never pays for its compile time.")  # fmt: skip
+        f"later step is {compare(COMPILED, 'torch.compile')}"
+        + (
+            f", so it pays for itself after about {compiled.first / saved:,.0f} steps."
+            if saved > 0
+            else ", so on this workload it never pays for its compile time."
+        )
     )
-noisy = [(w, n) for w in workloads for n, t in results[w].items() if getattr(t, "noisy", False)]
-timed_count = sum(isinstance(t, Timing) for by in results.values() for t in by.values())
+noisy = [f"{name} on {w}" for w, by in timed.items() for name, t in by.items() if t.noisy]
 readings.append(
-    f"{len(noisy)} of {timed_count} measurements are noisy (spread above 10 % of the median)"
-    + (": " + "; ".join(f"{n} on {w}" for w, n in noisy) + "." if noisy else ".")
+    f"{len(noisy)} of {sum(map(len, timed.values()))} measurements are noisy (spread above 10 % "
+    "of the median)" + (": " + "; ".join(noisy) + "." if noisy else ".")
 )
 
 
-class Findings(Table):
+class Sentences:
+    """A bulleted list in the gallery page, lines of text elsewhere."""
+
+    def __init__(self, sentences):
+        self.sentences = sentences
+
     def _repr_html_(self):
-        return "<ul>" + "".join(f"<li>{html.escape(row)}</li>" for row in self.rows) + "</ul>"
+        return "<ul>" + "".join(f"<li>{html.escape(s)}</li>" for s in self.sentences) + "</ul>"
 
     def __repr__(self):
-        return "\n".join(self.rows)
+        return "\n".join(self.sentences)
 
 
-Findings("", [], readings)
+Sentences(readings)
 
 # %%
 # Changing lengths: what retracing costs
 # --------------------------------------
-# A graph is traced for one input shape. When an RNN gets sequences of changing length, as in the
-# source post where each batch has 10, 20 or 30 points, ``tf.function`` traces a new graph for each
-# new length, and each trace of the unrolled loop costs as much as the first-call table shows. An
-# ``input_signature`` that leaves the time dimension as ``None`` gives one graph for every length;
-# the loop must then live in the graph: AutoGraph turns ``for t in tf.range(...)`` into a
-# ``tf.while_loop``. Here both run the same 60 batches, and PyTorch eager, which has nothing to
-# trace, runs them too. Each call is one batch, timed on its own.
-lengths = [10 * int(rng.integers(1, 4)) for _ in range(60)]  # as the source: 10 * randint(1, 4)
+# A graph is traced for one input shape. The benchmark above ran one ``tf.function`` for the RNN
+# at 10, 20 and 30 steps, so it traced one graph per length, and its first-call costs in the RNN
+# rows are those traces. An ``input_signature`` that leaves the time dimension as ``None`` gives one
+# graph for every length; the loop must then live in the graph, where AutoGraph turns
+# ``for t in tf.range(...)`` into a ``tf.while_loop``. Both now run the 60 batches of the source
+# post, whose lengths are ``10 * randint(1, 4)``, and so does PyTorch eager, which has nothing to
+# trace. Each call is one batch, timed on its own.
+lengths = [10 * int(rng.integers(1, 4)) for _ in range(60)]
 sequences = {n: workloads[f"RNN, {n} steps"][1] for n in (10, 20, 30)}
 
 
@@ -553,78 +588,100 @@ def rnn_loss_any_length(x, y, p):
 
 
 variables = {name: tf.Variable(value) for name, value in rnn_params.items()}
-
-
-def training_step(loss_fn):
-    def step(x, y):
-        with tf.GradientTape() as tape:
-            loss = loss_fn(x, y, variables)
-        return loss, tape.gradient(loss, list(variables.values()))
-
-    return step
-
-
 sequence = tf.TensorSpec([None, 1], tf.float32)
-steps = {
-    "tf.function, no signature": tf.function(training_step(tf_losses["rnn"])),
-    "tf.function, time dimension None": tf.function(
-        training_step(rnn_loss_any_length), input_signature=[sequence, sequence]
-    ),
+
+
+@tf.function(input_signature=[sequence, sequence])
+def any_length_step(x, y):
+    with tf.GradientTape() as tape:
+        loss = rnn_loss_any_length(x, y, variables)
+    return loss, tape.gradient(loss, list(variables.values()))
+
+
+per_length_step = tf2_steps["RNN", True]  # the tf.function of the benchmark, traced already
+torch_params = {
+    name: torch.tensor(value, device=torch_device, requires_grad=True)
+    for name, value in rnn_params.items()
 }
-tensors = {n: [tf.constant(a) for a in pair] for n, pair in sequences.items()}
 
 
-def run_batches(step, inputs, sync, traces=lambda: 0):
-    """Time each of the 60 batches; a call during which the trace count rose was a trace."""
-    tracing, steady = [], []
+def torch_rnn_step(x, y):
+    loss = torch_losses["rnn"](x, y, torch_params)
+    return loss, torch.autograd.grad(loss, list(torch_params.values()))
+
+
+def run_batches(step, to_tensor, sync):
+    """Seconds per call of ``step`` over the 60 batches."""
+    inputs = {n: [to_tensor(array) for array in pair] for n, pair in sequences.items()}
+    seconds = []
     for n in lengths:
-        before = traces()
         start = time.perf_counter()
         step(*inputs[n])
         if sync:
             sync()
-        (tracing if traces() > before else steady).append(time.perf_counter() - start)
-    return len(tracing), sum(tracing), statistics.median(steady), sum(tracing) + sum(steady)
+        seconds.append(time.perf_counter() - start)
+    return seconds
 
 
-retracing = {}
 with torch_threads(THREADS):
-    for name, step in steps.items():
-        retracing[name] = run_batches(step, tensors, tf_sync, step.experimental_get_tracing_count)
-    torch_inputs = {n: [torch.tensor(a, device=torch_device) for a in pair]
-                    for n, pair in sequences.items()}  # fmt: skip
-    torch_params = {name: torch.tensor(value, device=torch_device, requires_grad=True)
-                    for name, value in rnn_params.items()}  # fmt: skip
+    per_length = run_batches(per_length_step, tf.constant, tf_sync)
+    any_length = run_batches(any_length_step, tf.constant, tf_sync)
+    eager = run_batches(torch_rnn_step, lambda a: torch.tensor(a, device=torch_device), torch_sync)
+assert per_length_step.experimental_get_tracing_count() == len(set(lengths))  # one per length
+assert any_length_step.experimental_get_tracing_count() == 1  # its first call, in the loop
 
-    def torch_rnn_step(x, y):
-        loss = torch_losses["rnn"](x, y, torch_params)
-        return loss, torch.autograd.grad(loss, list(torch_params.values()))
-
-    retracing["PyTorch eager"] = run_batches(torch_rnn_step, torch_inputs, torch_sync)
-
-assert retracing["tf.function, no signature"][0] == len(set(lengths))
-assert retracing["tf.function, time dimension None"][0] == 1
+traced = sum(results[f"RNN, {n} steps"]["tf.function"].first for n in sorted(set(lengths)))
+retracing = {  # traces, seconds spent in tracing calls, median batch after tracing, total
+    "tf.function, no signature": (
+        len(set(lengths)),
+        traced,
+        statistics.median(per_length),
+        traced + sum(per_length),
+    ),
+    "tf.function, time dimension None": (
+        1,
+        any_length[0],
+        statistics.median(any_length[1:]),
+        sum(any_length),
+    ),
+    "PyTorch eager": (0, 0.0, statistics.median(eager), sum(eager)),
+}
 Table(
     f"60 RNN batches of {', '.join(map(str, sorted(set(lengths))))} steps ({hardware})",
-    ["variant", "traces", "time spent tracing", "median batch after tracing", "all 60 batches"],
-    [[name, str(count), f"{trace_s * 1e3:,.0f} ms", f"{median_s * 1e6:,.0f} µs",
-      f"{total_s * 1e3:,.0f} ms"]
-     for name, (count, trace_s, median_s, total_s) in retracing.items()],  # fmt: skip
+    [
+        "variant",
+        "traces",
+        "calls that traced",
+        "median batch after tracing",
+        "total, tracing included",
+    ],
+    [
+        [
+            name,
+            str(count),
+            f"{trace_s * 1e3:,.0f} ms",
+            f"{median_s * 1e6:,.0f} µs",
+            f"{total_s * 1e3:,.0f} ms",
+        ]
+        for name, (count, trace_s, median_s, total_s) in retracing.items()
+    ],
 )
 
 # %%
 # Read from the same numbers:
-no_sig, any_len, eager = (retracing[name] for name in retracing)
-Findings("", [], [
-    f"Without a signature, tf.function traced {no_sig[0]} graphs, one per length, and spent "
-    f"{no_sig[1]:.2f} s tracing; with the time dimension left as None it traced {any_len[0]} "
-    f"graph in {any_len[1]:.2f} s.",
-    f"After tracing, a batch took {no_sig[2] * 1e6:,.0f} µs in the unrolled graphs and "
-    f"{any_len[2] * 1e6:,.0f} µs in the graph with the loop inside, against "
-    f"{eager[2] * 1e6:,.0f} µs for PyTorch eager.",
-    f"Over all 60 batches, tracing included: {no_sig[3]:.2f} s without a signature, "
-    f"{any_len[3]:.2f} s with one, {eager[3]:.2f} s for PyTorch eager.",
-])  # fmt: skip
+no_sig, any_len, by_torch = retracing.values()
+Sentences(
+    [
+        f"Without a signature, tf.function traced {no_sig[0]} graphs, one per length, in "
+        f"{no_sig[1]:.2f} s; with the time dimension left as None it traced 1 graph in "
+        f"{any_len[1]:.2f} s.",
+        f"After tracing, a batch took {no_sig[2] * 1e6:,.0f} µs in the unrolled graphs and "
+        f"{any_len[2] * 1e6:,.0f} µs in the graph with the loop inside it, against "
+        f"{by_torch[2] * 1e6:,.0f} µs for PyTorch eager.",
+        f"All 60 batches, tracing included: {no_sig[3]:.2f} s without a signature, "
+        f"{any_len[3]:.2f} s with one, {by_torch[3]:.2f} s for PyTorch eager.",
+    ]
+)
 
 # %%
 # Cleaning up
@@ -638,13 +695,15 @@ torch._dynamo.reset()
 # %%
 # What to take away
 # -----------------
-# * Per-call overhead decides small workloads. Compare the tiny graph's row: the graph variants
-#   pay a fixed price per call, eager PyTorch pays per operation.
-# * A graph pays off when there are many small operations per call, like the unrolled RNN loop,
-#   and stops mattering once the arithmetic of each operation dominates, as in the large MLP.
-# * Building the graph costs time on the first call (tracing, compiling), and again at every new
-#   input shape unless the graph is built for any length.
-# * Measure on the machine that matters: the numbers above were taken while this page was built.
+# * A call and the arithmetic inside it cost different things: the tiny graph measures the call,
+#   the large MLP mostly the arithmetic. The tables above show both, on this machine.
+# * A graph is built once and then saves per-operation work on every call; how much that is worth
+#   depends on how many small operations one call holds, which is why the RNN rows are the ones
+#   to read.
+# * Building is paid on the first call (tracing, compiling, opening a session), and again for every
+#   new input shape unless the graph is built for any shape.
+# * To time things yourself: warm up, let the variants take turns, take medians with their spread,
+#   pin the threads, and synchronise the GPU before reading the clock (``sidebyside.time_call``).
 #
 # References: ``torch.compile``, ``torch.jit.script``, ``torch.set_num_threads``,
 # ``torch.autograd.grad``, ``tf.function``, ``tf.TensorSpec``, ``tf.GradientTape``,

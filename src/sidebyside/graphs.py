@@ -50,15 +50,25 @@ def autograd_to_networkx(output, names: dict | None = None) -> nx.DiGraph:
     return dag
 
 
+def layered_positions(dag: nx.DiGraph) -> dict:
+    """Left to right, one column per topological generation, nodes sorted by label in a column.
+
+    (networkx's multipartite_layout orders a column by set iteration, which changes between runs.)
+    """
+    pos = {}
+    for column, nodes in enumerate(nx.topological_generations(dag)):
+        nodes = sorted(nodes, key=lambda n: dag.nodes[n]["label"])
+        for row, node in enumerate(nodes):
+            pos[node] = (column, (len(nodes) - 1) / 2 - row)
+    return pos
+
+
 def draw_dag(dag: nx.DiGraph, ax, *, title: str, color: str) -> None:
-    """Draw a DAG left to right, one column per topological generation."""
-    for layer, nodes in enumerate(nx.topological_generations(dag)):
-        for node in nodes:
-            dag.nodes[node]["layer"] = layer
-    pos = nx.multipartite_layout(dag, subset_key="layer")
+    """Draw a DAG left to right: operations coloured, leaves (inputs) grey."""
+    pos = layered_positions(dag)
     colors = [LEAF_COLOR if dag.nodes[n].get("leaf") else color for n in dag.nodes]
-    nx.draw_networkx_edges(dag, pos, ax=ax, arrows=True, arrowsize=14, node_size=2600)
-    nx.draw_networkx_nodes(dag, pos, ax=ax, node_color=colors, node_size=2600, alpha=0.9)
+    nx.draw_networkx_edges(dag, pos, ax=ax, arrows=True, arrowsize=14, node_size=3200)
+    nx.draw_networkx_nodes(dag, pos, ax=ax, node_color=colors, node_size=3200, alpha=0.9)
     labels = {n: data["label"] for n, data in dag.nodes(data=True)}
     nx.draw_networkx_labels(dag, pos, labels=labels, ax=ax, font_size=7)
     ax.set_title(title)

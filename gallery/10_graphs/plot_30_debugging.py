@@ -1,0 +1,220 @@
+"""
+Debugging a graph vs debugging eager code
+=========================================
+
+In eager code every line runs when Python reaches it, so the usual tools work: ``print``,
+``pdb``, a debugger's breakpoint, a traceback that points at the line that failed. In a graph the
+Python runs once, to *build* the graph, and the numbers flow later. That changes what each tool
+shows you. This page looks at three everyday questions in both styles: when does my ``print``
+run, can I look at an intermediate value, and which line does an error point to?
+"""
+
+# %%
+# Setup
+# -----
+# Both frameworks, the helpers of this site, and one seed for everything.
+import linecache
+import tempfile
+import traceback
+from pathlib import Path
+
+import numpy as np
+import tensorflow as tf
+import torch
+
+import sidebyside
+
+sidebyside.seed_everything(0)
+torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
+sidebyside.provenance()
+
+# %%
+# ``print`` runs while tracing, ``tf.print`` runs every time
+# ----------------------------------------------------------
+# A ``tf.function`` runs its Python body only while tracing a graph; later calls run the graph.
+# A Python ``print`` is not an operation, so it is not in the graph: it prints once per trace.
+# ``tf.print`` *is* an operation, so it prints at every call. We call each function three times
+# with a float32 scalar, then once with an int32 one, which needs a new trace.
+#
+# One practical catch: ``tf.print`` is executed by TensorFlow's C++ runtime, which writes straight
+# to the process's stderr (or stdout), underneath Python. Notebooks and this page capture Python's
+# ``sys.stdout`` only, so its lines would appear in the terminal and not here, even with
+# ``output_stream=sys.stdout``. We send them to a file and show the file.
+
+# %%
+# **TensorFlow (tf.function)**: ``print`` once per trace, ``tf.print`` once per call.
+with tempfile.TemporaryDirectory() as folder:
+    log = Path(folder) / "tf_print.txt"
+
+    @tf.function
+    def double(x):
+        print("print:", x)
+        tf.print("tf.print:", x, output_stream=f"file://{log}")
+        return 2 * x
+
+    for value in (1.0, 2.0, 3.0):
+        double(tf.constant(value))
+    double(tf.constant(4))  # int32: a new trace
+    printed_by_graph = log.read_text().splitlines()
+print(*printed_by_graph, sep="\n")
+traces = double.experimental_get_tracing_count()
+print("traces:", traces)
+
+# %%
+# **PyTorch (eager)**: ``print`` runs at every call.
+
+
+def double(x):
+    print("print:", x)
+    return 2 * x
+
+
+for value in (1.0, 2.0, 3.0):
+    double(torch.tensor(value, device=torch_device))
+y = double(torch.tensor(4, device=torch_device))  # int64: nothing special
+
+# %%
+# Four calls: ``print`` ran at the two traces, ``tf.print`` at all four calls.
+assert traces == 2 and len(printed_by_graph) == 4
+
+# %%
+# Looking at an intermediate value
+# --------------------------------
+# In a traced function, an intermediate result is a *symbolic* tensor: a name, a dtype and a
+# shape, but no numbers yet, so ``.numpy()`` does not exist and a debugger stopped inside the
+# function sees the same. ``tf.config.run_functions_eagerly(True)`` runs ``tf.function`` bodies as
+# ordinary eager code, which brings ``print`` and breakpoints back; it is a global switch, so we
+# turn it off again in a ``finally``. In PyTorch any line sees real numbers: put a ``print`` or a
+# ``breakpoint()`` anywhere.
+x_np = np.array([[1.0, -2.0]], np.float32)
+w_np = np.array([[1.0, 0.5], [0.5, 1.0]], np.float32)
+
+# %%
+# **TensorFlow (tf.function)**: symbolic inside the graph, real when run eagerly.
+
+
+@tf.function
+def layer(x, w):
+    hidden = x @ w
+    print("hidden:", repr(hidden))
+    if not hasattr(hidden, "numpy"):
+        print("  no value yet: it is a", type(hidden).__name__)
+    return tf.nn.relu(hidden)
+
+
+x, w = tf.constant(x_np), tf.constant(w_np)
+y = layer(x, w)  # traced: symbolic
+tf.config.run_functions_eagerly(True)
+try:
+    y = layer(x, w)  # the same function, run line by line
+finally:
+    tf.config.run_functions_eagerly(False)  # a global switch: always restore it
+tf_y = y
+
+# %%
+# **PyTorch (eager)**: every intermediate has its numbers.
+
+
+def layer(x, w):
+    hidden = x @ w
+    print("hidden:", repr(hidden))
+    # breakpoint() here would stop with these numbers in hand
+    return torch.relu(hidden)
+
+
+x = torch.from_numpy(x_np).to(torch_device)
+w = torch.from_numpy(w_np).to(torch_device)
+y = layer(x, w)
+torch_y = y
+
+# %%
+# The same result either way:
+sidebyside.assert_close(tf_y, torch_y, what="relu(x @ w)", device=torch_device)
+assert not tf.config.functions_run_eagerly()
+
+# %%
+# Where an error is reported
+# --------------------------
+# Multiply a 2x3 matrix by another 2x3 matrix: the shapes do not fit. In a TensorFlow 1 graph whose
+# placeholders have *unknown* shapes, building the product succeeds; the error only comes when
+# ``Session.run`` executes it. The Python traceback then ends in ``session.run``, not at the line
+# that built the bad operation; TensorFlow's message helps by naming the operation (``product``)
+# and, in recent versions, where it was defined. PyTorch raises on the very line that multiplies.
+a_np = np.ones((2, 3), np.float32)
+b_np = np.ones((2, 3), np.float32)
+
+# %%
+# **TensorFlow (graph)**: builds fine, fails at ``session.run``.
+graph = tf.Graph()
+with graph.as_default():
+    a = tf.compat.v1.placeholder(tf.float32, None, name="a")
+    b = tf.compat.v1.placeholder(tf.float32, None, name="b")
+    product = tf.matmul(a, b, name="product")  # no error
+with tf.compat.v1.Session(graph=graph) as session:
+    try:
+        session.run(product, {a: a_np, b: b_np})
+    except tf.errors.InvalidArgumentError as error:
+        tf_error, reason = error, error.message.splitlines()
+        print("InvalidArgumentError:", reason[0])
+        print(" ", next(line for line in reason if "size" in line))
+        print(" ", next(line for line in reason if "Detected" in line))
+raised = traceback.extract_tb(tf_error.__traceback__)[0]
+print(f"traceback points at line {raised.lineno}: {raised.line}")
+# every operation remembers the Python stack that created it
+op_stack = graph.get_operation_by_name("product").traceback
+built = next(f for f in op_stack if f.filename == raised.filename)
+built_line = linecache.getline(built.filename, built.lineno).strip()
+print(f"product was built at line {built.lineno}: {built_line}")
+
+# %%
+# **PyTorch (eager)**: fails on the line that multiplies.
+a = torch.from_numpy(a_np).to(torch_device)
+b = torch.from_numpy(b_np).to(torch_device)
+try:
+    product = torch.mm(a, b)
+except RuntimeError as error:
+    torch_error, reason = error, str(error).splitlines()
+    print("RuntimeError:", reason[0])
+raised = traceback.extract_tb(torch_error.__traceback__)[0]
+print(f"traceback points at line {raised.lineno}: {raised.line}")
+
+# %%
+# The TensorFlow traceback ends where the graph *ran*; the PyTorch one where the product was
+# *computed*, which in eager code is the same line that wrote it:
+tf_raised = traceback.extract_tb(tf_error.__traceback__)[0]
+assert "session.run" in tf_raised.line and "tf.matmul" in built_line
+assert tf_error.op.name == "product"
+assert "torch.mm" in raised.line
+
+# %%
+# Known shapes: caught while building
+# -----------------------------------
+# When the placeholders carry their shapes, TensorFlow checks them as each operation is added, so
+# the same mistake is reported at build time, on the line that builds it, before any data exists.
+with tf.Graph().as_default():
+    a = tf.compat.v1.placeholder(tf.float32, (2, 3), name="a")
+    b = tf.compat.v1.placeholder(tf.float32, (2, 3), name="b")
+    try:
+        product = tf.matmul(a, b, name="product")
+    except ValueError as error:
+        build_error = error
+        print("ValueError:", str(error).split(" for ")[0])
+raised = traceback.extract_tb(build_error.__traceback__)[0]
+print(f"traceback points at line {raised.lineno}: {raised.line}")
+assert "tf.matmul" in raised.line
+
+# %%
+# What to take away
+# -----------------
+# * Inside ``tf.function``, ``print`` runs once per trace and ``tf.print`` once per call; in
+#   PyTorch (and eager TensorFlow) ``print`` simply runs every time.
+# * ``tf.print`` writes from C++, below Python: notebooks and captured outputs may not show it.
+# * Intermediate values inside a graph are symbolic. ``tf.config.run_functions_eagerly(True)``
+#   brings back values, ``print`` and breakpoints while debugging; restore it afterwards.
+# * A graph fails where it *runs*: the traceback ends at ``session.run``, and the operation's
+#   name and definition site are in the message. Eager code fails on the line you wrote. Known
+#   static shapes let a graph catch shape mistakes early, while it is built.
+#
+# References: ``tf.function``, ``tf.print``, ``tf.config.run_functions_eagerly``,
+# ``tf.compat.v1.placeholder``, ``tf.compat.v1.Session``, ``tf.errors.InvalidArgumentError``,
+# ``tf.Operation.traceback``, ``torch.mm``, ``traceback.extract_tb``.

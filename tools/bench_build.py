@@ -1,0 +1,213 @@
+"""What does a build cost? Run all gallery scripts bare, then rebuild the site, and compare.
+
+Back to back, in one run:
+
+1. *bare*: every ``gallery/**/plot_*.py`` in file-name order, in ONE fresh Python process (as the
+   build runs them: each in its own folder, seeded, figures closed after it);
+2. *rebuild*: the full ``make html`` command (``sphinx-build -b html -n -W --keep-going -E``), every
+   example re-executed. By default it builds a private copy of ``docs/`` in a temporary folder, so
+   it never clashes with a build in ``docs/_build``; ``--in-place`` builds ``docs/_build/html``.
+
+It prints both wall times, their ratio, the time of every example, the peak memory of each
+process tree, and PASS/FAIL against the targets below; writes it all to a JSON file; and exits
+non-zero if a target is missed. Usage: ``make bench`` or
+``.venv/bin/python tools/bench_build.py [--json PATH] [--in-place]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+try:
+    import psutil  # sums the memory of every process in the tree (the notebook kernel too)
+except ImportError:
+    psutil = None
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGETS = {  # name: (limit, unit)
+    "rebuild / bare": (1.3, "×"),
+    "rebuild": (180.0, "s"),
+    "slowest example": (30.0, "s"),
+    "peak memory of the rebuild": (1536.0, "MiB"),
+}
+# Same environment as the Makefile's; the inductor cache lives in the build folder and survives
+# rebuilds (a cold torch.compile costs ~10 s of CPU on the benchmark page).
+ENV = {
+    "TF_CPP_MIN_LOG_LEVEL": "2",
+    "MPLBACKEND": "Agg",
+    "PYTHONHASHSEED": "0",
+    "TORCHINDUCTOR_CACHE_DIR": str(ROOT / "docs" / "_build" / "torchinductor"),
+}
+
+# Runs inside the bare process: prints {"script": seconds, ...} as its last line.
+BARE = """
+import contextlib, io, json, os, runpy, sys, time
+import matplotlib.pyplot as plt
+import sidebyside
+times = {}
+for path in sys.argv[1:]:
+    sidebyside.seed_everything(0)  # as the build does before every example
+    os.chdir(os.path.dirname(path))
+    start = time.perf_counter()
+    with contextlib.redirect_stdout(io.StringIO()):
+        runpy.run_path(path, run_name="__main__")
+    times[os.path.basename(path)] = time.perf_counter() - start
+    plt.close("all")
+print(json.dumps(times))
+"""
+RUNNING_TIME = re.compile(r"\*\*Total running time of the script:\*\* \(\s*(\d+) minutes\s+([\d.]+) seconds\)")
+
+
+def measured_run(command: list[str], **kwargs) -> dict:
+    """Run ``command``; its wall time, output, and peak memory (tree sum and largest process)."""
+    with tempfile.TemporaryFile("w+") as out:
+        start = time.perf_counter()
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, text=True, **kwargs)
+        peak, stop = [0], threading.Event()
+        if psutil:
+            threading.Thread(target=_sample_tree, args=(process.pid, peak, stop), daemon=True).start()
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - start
+        stop.set()
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        return {
+            "seconds": seconds,
+            "returncode": process.returncode,
+            "output": out.read(),
+            "largest_process_mib": usage.ru_maxrss / 1024,  # Linux reports KiB
+            "tree_peak_mib": peak[0] / 2**20 if psutil else None,
+        }
+
+
+def _sample_tree(pid: int, peak: list[int], stop: threading.Event) -> None:
+    """Every 0.1 s, add up the resident memory of ``pid`` and all its descendants; keep the max."""
+    try:
+        root = psutil.Process(pid)
+    except psutil.Error:
+        return
+    while not stop.wait(0.1):
+        total = 0
+        try:
+            processes = [root, *root.children(recursive=True)]
+        except psutil.Error:
+            return
+        for process in processes:
+            try:
+                total += process.memory_info().rss
+            except psutil.Error:
+                pass  # it ended between listing and reading
+        peak[0] = max(peak[0], total)
+
+
+def private_docs(tmp: Path) -> Path:
+    """A copy of docs/ (sources only) beside a link to the gallery, as the tests build it."""
+    docs = tmp / "docs"
+    ignore = shutil.ignore_patterns("_build", "auto_examples", "jupyter_execute", "sg_*")
+    shutil.copytree(ROOT / "docs", docs, ignore=ignore)
+    (tmp / "gallery").symlink_to(ROOT / "gallery")
+    return docs
+
+
+def example_times(docs: Path) -> dict[str, float]:
+    """Each example's running time, as sphinx-gallery wrote it into the page it generated."""
+    times = {}
+    for page in sorted((docs / "auto_examples").rglob("plot_*.rst")):
+        if match := RUNNING_TIME.search(page.read_text(encoding="utf-8")):
+            times[page.stem + ".py"] = 60 * int(match[1]) + float(match[2])
+    return times
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", type=Path, default=ROOT / "docs" / "_build" / "bench.json")
+    parser.add_argument("--in-place", action="store_true", help="build docs/_build/html itself")
+    args = parser.parse_args()
+    env = {**os.environ, **{k: v for k, v in ENV.items() if k not in os.environ}, "EXAMPLE": ""}
+    cache = Path(env["TORCHINDUCTOR_CACHE_DIR"])
+    cache_was_warm = cache.is_dir() and any(cache.iterdir())
+    scripts = sorted((ROOT / "gallery").rglob("plot_*.py"))
+    print(f"{len(scripts)} gallery scripts; inductor cache {'warm' if cache_was_warm else 'COLD'}")
+
+    print("1/2 bare: all scripts in one Python process ...", flush=True)
+    bare = measured_run([sys.executable, "-c", BARE, *map(str, scripts)], cwd=ROOT, env=env)
+    if bare["returncode"] != 0:
+        print(bare["output"][-5000:], "\nthe bare run failed", file=sys.stderr)
+        return 1
+    bare["examples"] = json.loads(bare.pop("output").strip().splitlines()[-1])
+
+    print("2/2 rebuild: sphinx-build, every example re-executed ...", flush=True)
+    with tempfile.TemporaryDirectory(prefix="sidebyside-bench-") as tmp:
+        docs = ROOT / "docs" if args.in_place else private_docs(Path(tmp))
+        out = docs / "_build" / "html" if args.in_place else Path(tmp) / "html"
+        command = [sys.executable, "-m", "sphinx", "-b", "html", "-n", "-W", "--keep-going", "-E"]
+        rebuild = measured_run([*command, str(docs), str(out)], cwd=ROOT, env=env)
+        rebuild["examples"] = example_times(docs)
+    if rebuild["returncode"] != 0:
+        print(rebuild["output"][-5000:], "\nthe rebuild failed", file=sys.stderr)
+        return 1
+    rebuild.pop("output")
+
+    def peak(run: dict) -> float:
+        return run["tree_peak_mib"] or run["largest_process_mib"]
+
+    slowest = max([*bare["examples"].items(), *rebuild["examples"].items()], key=lambda kv: kv[1])
+    values = {
+        "rebuild / bare": rebuild["seconds"] / bare["seconds"],
+        "rebuild": rebuild["seconds"],
+        "slowest example": slowest[1],
+        "peak memory of the rebuild": peak(rebuild),
+    }
+    checks = {
+        name: {"value": values[name], "limit": limit, "unit": unit, "pass": values[name] <= limit}
+        for name, (limit, unit) in TARGETS.items()
+    }
+
+    print(f"\n{'example':40} {'bare s':>8} {'rebuild s':>10}")
+    for name in sorted({*bare["examples"], *rebuild["examples"]}):
+        b, r = bare["examples"].get(name, float("nan")), rebuild["examples"].get(name, float("nan"))
+        flag = "  > 30 s" if max(b, r) > TARGETS["slowest example"][0] else ""
+        print(f"{name:40} {b:8.1f} {r:10.1f}{flag}")
+    print(f"\nbare total     {bare['seconds']:7.1f} s   peak memory {peak(bare):6.0f} MiB")
+    print(f"rebuild total  {rebuild['seconds']:7.1f} s   peak memory {peak(rebuild):6.0f} MiB")
+    memory = "sum over the process tree, sampled every 0.1 s" if psutil else "largest process"
+    print(f"(peak memory: {memory}; largest single process of the rebuild "
+          f"{rebuild['largest_process_mib']:.0f} MiB)\n")  # fmt: skip
+    for name, check in checks.items():
+        verdict = "PASS" if check["pass"] else "FAIL"
+        print(f"{verdict}  {name:28} {check['value']:8.2f} {check['unit']:3} (limit {check['limit']})")
+    if not checks["slowest example"]["pass"]:
+        print(f"      slowest example: {slowest[0]}")
+
+    report = {
+        "machine": {"cpu": platform.processor() or platform.machine(), "cores": os.cpu_count()},
+        "scripts": [str(path.relative_to(ROOT)) for path in scripts],
+        "inductor_cache_was_warm": cache_was_warm,
+        "peak_memory_method": memory,
+        "bare": bare,
+        "rebuild": rebuild,
+        "targets": checks,
+        "passed": all(check["pass"] for check in checks.values()),
+    }
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print(f"\nwritten: {args.json}")
+    if not report["passed"]:
+        print("missed:", ", ".join(name for name, check in checks.items() if not check["pass"]))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -214,7 +214,8 @@ def check_every_example_ran(app, exception) -> None:
             text = page.read_text(encoding="utf-8")
             match = _RUNNING_TIME.search(text)
             seconds = 60 * int(match[1]) + float(match[2]) if match else 0.0
-            if seconds == 0.0 or "sphx-glr-script-out" not in text and "image-sg" not in text:
+            outputs = ("sphx-glr-script-out", "image-sg", "output_html")  # text, figures, HTML
+            if seconds == 0.0 or not any(output in text for output in outputs):
                 problems.append(f"{script.name}: the page shows no executed output ({seconds} s)")
     if problems:
         raise ExtensionError("Examples that did not run:\n  " + "\n  ".join(problems))

@@ -71,7 +71,7 @@ def double(x):
 
 for value in (1.0, 2.0, 3.0):
     double(torch.tensor(value, device=torch_device))
-y = double(torch.tensor(4, device=torch_device))  # int64: nothing special
+y = double(torch.tensor(4, device=torch_device))  # int64
 
 # %%
 # Four calls: ``print`` ran at the two traces, ``tf.print`` at all four calls.
@@ -108,7 +108,7 @@ tf.config.run_functions_eagerly(True)
 try:
     y = layer(x, w)  # the same function, run line by line
 finally:
-    tf.config.run_functions_eagerly(False)  # a global switch: always restore it
+    tf.config.run_functions_eagerly(False)  # restore the global switch
 tf_y = y
 
 # %%

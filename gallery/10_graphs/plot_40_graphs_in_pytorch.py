@@ -107,7 +107,7 @@ assert torch.equal(torch_y, small_torch(x_torch))
 # ---------------------------------------------
 # ``torch.compile`` captures graphs the first time the function runs and hands each one to a
 # *backend*, normally the Inductor compiler. A backend is just a function that receives the
-# captured graph; this one counts and prints graphs and runs them as they are, so nothing is
+# captured graph; this one collects the graphs and runs them as they are, so nothing is
 # compiled and the example stays fast.
 graphs = []
 
@@ -239,7 +239,9 @@ x20_np = rng.normal(size=(20, 4)).astype(np.float32)
 
 # %%
 # **TensorFlow (tf.function)**: one trace per length; right at both.
-w, x10, x20 = tf.constant(w_np), tf.constant(x10_np), tf.constant(x20_np)
+w = tf.constant(w_np)
+x10 = tf.constant(x10_np)
+x20 = tf.constant(x20_np)
 
 
 def rnn_loop(x, w):
@@ -269,16 +271,16 @@ def rnn_loop(x, w):
     return h
 
 
-# torch.jit is deprecated: keep its warnings off the page, but show them
+# torch.jit is deprecated: record its warnings, print them below
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     graph_loop = torch.jit.trace(rnn_loop, (x10, w))
 y10, y20 = graph_loop(x10, w), graph_loop(x20, w)
 print("right at 20 steps:", torch.allclose(y20, rnn_loop(x20, w)))
 print("it ran only 10:", torch.allclose(y20, rnn_loop(x20[:10], w)))
-tracer_warnings = [c for c in caught if c.category is torch.jit.TracerWarning]
-print("TracerWarnings:", len(tracer_warnings))
-print("warning:", next(str(c.message) for c in caught if c.category is DeprecationWarning))
+warned = sorted({c.category.__name__ for c in caught})
+print("warnings while tracing:", warned)
+print(caught[0].message)
 torch_y20, torch_rnn_loop = y20, rnn_loop
 
 # %%
@@ -286,30 +288,30 @@ torch_y20, torch_rnn_loop = y20, rnn_loop
 eager_y20 = torch_rnn_loop(x20, w)
 sidebyside.assert_close(tf_y20, eager_y20, what="20-step loop", device=torch_device)
 assert not torch.allclose(torch_y20, eager_y20)
-assert not tracer_warnings  # not even a warning
+assert warned == ["DeprecationWarning"]  # no TracerWarning about the loop
 
 # %%
 # One graph per length
 # --------------------
-# ``tf.function`` and ``torch.compile`` both check the shapes a graph was captured for (its
-# *guards*) and capture again when they change. Over lengths 1 to 8, ``tf.function`` traces 8
-# graphs. With an ``input_signature`` that leaves the length as ``None`` and a loop over
+# ``tf.function`` and ``torch.compile`` both check the shapes a graph was captured for and
+# capture again when they change. We feed lengths 1 to 8 and count new graphs per call.
+# ``tf.function`` traces one per length (and, from the fifth, logs a warning about retracing to
+# the terminal). With an ``input_signature`` that leaves the length as ``None`` and a loop over
 # ``tf.range``, AutoGraph builds one graph with a ``while`` loop inside, and it serves every
-# length. ``torch.compile`` recompiles until it reaches its recompile limit (8 by default, 4
-# here), then logs a warning and runs that function eagerly from then on. Marking shapes as
-# dynamic (``dynamic=True``) does not help here: a Python loop over the length must be unrolled,
-# so every length still needs its own graph.
-lengths = range(1, 9)
-xs_np = [rng.normal(size=(n, 4)).astype(np.float32) for n in lengths]
+# length. ``torch.compile`` (``dynamic=False``) recompiles for each length until it reaches its
+# recompile limit (8 by default, 4 here), logs ``torch._dynamo hit config.recompile_limit`` and
+# runs that function eagerly from then on. Marking shapes as dynamic (``dynamic=True``) does not
+# help: a Python loop over the length is unrolled, so every length still needs its own graph.
+xs_np = [rng.normal(size=(n, 4)).astype(np.float32) for n in range(1, 9)]
 
 # %%
 # **TensorFlow (tf.function)**: 8 traces, or 1 with ``input_signature``.
+xs, w = [tf.constant(x) for x in xs_np], tf.constant(w_np)
 per_length = tf.function(tf_rnn_loop)
-for x in xs_np:
-    per_length(tf.constant(x), tf.constant(w_np))
+signature = [tf.TensorSpec((None, 4)), tf.TensorSpec((4, 4))]
 
 
-@tf.function(input_signature=[tf.TensorSpec((None, 4)), tf.TensorSpec((4, 4))])
+@tf.function(input_signature=signature)
 def any_length(x, w):
     h = tf.zeros(4)
     for t in tf.range(tf.shape(x)[0]):  # AutoGraph: a while loop
@@ -317,42 +319,52 @@ def any_length(x, w):
     return h
 
 
-for x in xs_np:
-    y = any_length(tf.constant(x), tf.constant(w_np))
-captures = {
-    "per length": per_length.experimental_get_tracing_count(),
-    "input_signature": any_length.experimental_get_tracing_count(),
-}
-print("traces:", captures)
-tf_y = y
+captures = {}
+for name, graph_loop in [("per length", per_length),
+                         ("input_signature", any_length)]:
+    captures[name] = []
+    for x in xs:
+        before = graph_loop.experimental_get_tracing_count()
+        y = graph_loop(x, w)
+        after = graph_loop.experimental_get_tracing_count()
+        captures[name].append(after - before)
+for name, counts in captures.items():
+    print(f"new traces, {name:15s}", counts)
+tf_y, tf_captures = y, captures
 
 # %%
 # **PyTorch (torch.compile)**: a graph per length, up to the limit.
+xs = [torch.from_numpy(x).to(torch_device) for x in xs_np]
+w = torch.from_numpy(w_np).to(torch_device)
 captures = {}
 old_limit = torch._dynamo.config.recompile_limit
 try:
     torch._dynamo.config.recompile_limit = 4
     for dynamic in (False, True):
-        graphs.clear()
-        compiled = torch.compile(
-            torch_rnn_loop, backend=counting_backend, dynamic=dynamic
+        graph_loop = torch.compile(
+            torch_rnn_loop, dynamic=dynamic, backend=counting_backend
         )
-        for x in xs_np:
-            y = compiled(torch.from_numpy(x).to(torch_device), w)
-        captures[f"dynamic={dynamic}"] = len(graphs)
+        name = f"dynamic={dynamic}"
+        captures[name] = []
+        for x in xs:
+            before = len(graphs)
+            y = graph_loop(x, w)
+            after = len(graphs)
+            captures[name].append(after - before)
         torch._dynamo.reset()
 finally:
     torch._dynamo.config.recompile_limit = old_limit
     torch._dynamo.reset()
-print("graphs:", captures)
-torch_y = y
+for name, counts in captures.items():
+    print(f"new graphs, {name:13s}", counts)
+torch_y, torch_captures = y, captures
 
 # %%
 # Whichever way they got there, the answers for the last length agree:
 sidebyside.assert_close(tf_y, torch_y, what="8-step loop", device=torch_device)
-assert captures == {"dynamic=False": 4, "dynamic=True": 4}
-assert per_length.experimental_get_tracing_count() == 8
-assert any_length.experimental_get_tracing_count() == 1
+assert tf_captures == {"per length": [1] * 8, "input_signature": [1] + [0] * 7}
+up_to_limit = [1, 1, 1, 1, 0, 0, 0, 0]
+assert torch_captures == {"dynamic=False": up_to_limit, "dynamic=True": up_to_limit}
 
 # %%
 # What to take away

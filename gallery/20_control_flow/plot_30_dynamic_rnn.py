@@ -82,9 +82,11 @@ lr = 0.05  # plain gradient descent: the same update rule in both frameworks
 # has shape ``(1, None, 1)``: batch 1, any number of time steps. ``tf.scan`` puts a loop into the
 # graph that applies the cell once per time step, however many there turn out to be. The hidden
 # state is fed in and read out, so each window continues from the state the previous one ended in.
+# As the source posts advise for ``dynamic_rnn``, only the time dimension is left open; the batch
+# is fixed (at 1, by the shape of the hidden state).
 #
 # PyTorch needs no such planning: ``nn.RNN`` runs its loop in ordinary code, as many times as the
-# tensor it gets is long.
+# tensor it gets is long, and takes any batch size as well.
 
 # %%
 # **TensorFlow (graph)**: the time dimension is ``None``, the loop lives in the graph.
@@ -149,10 +151,10 @@ with tf.compat.v1.Session(graph=graph) as session:
     for t, x_np, y_np in windows:
         feed = {x: x_np, y: y_np, h0: h_state}
         fetches = [train_op, loss, h_last, prediction]
-        _, loss_np, h_state, prediction_np = session.run(fetches, feed)
+        _, loss_np, h_state, pred_np = session.run(fetches, feed)
         losses.append(loss_np)
 tf_losses = np.array(losses)
-tf_prediction = prediction_np.ravel()
+tf_prediction = pred_np.ravel()
 print("first, last loss:", tf_losses[0], tf_losses[-1])
 
 # %%
@@ -178,8 +180,8 @@ print("first, last loss:", torch_losses[0], torch_losses[-1])
 # They agree, step by step
 # ------------------------
 # Same weights, same windows, same update rule: the 60 losses match, within float32 rounding
-# carried through 60 steps. (With Adam they drift apart a little faster: TensorFlow adds Adam's
-# ``epsilon`` at a slightly different place than PyTorch, which matters for tiny gradients.)
+# carried through 60 steps. (Plain gradient descent keeps the comparison exact: the two Adam
+# implementations add ``epsilon`` at slightly different places, and the losses drift apart.)
 max_error = sidebyside.assert_close(
     tf_losses, torch_losses, what="training losses", device=torch_device
 )
@@ -231,7 +233,7 @@ step_any_length = tf.function(
 )
 h_zero = tf.zeros((1, hidden))
 for t, x_np, y_np in windows[:12]:
-    first_loss, _ = step_per_shape(x_np, y_np, h_zero)
+    step_per_shape(x_np, y_np, h_zero)
     step_any_length(x_np, y_np, h_zero)
 print("lengths fed:", *lengths[:12])
 print("traces:", traces)
@@ -245,7 +247,8 @@ assert traces == {"no signature": len(set(lengths[:12])), "time = None": 1}
 # --------------------------------
 # The source posts use ``tf.compat.v1.nn.dynamic_rnn``, TensorFlow 1's answer to "any length".
 # The function is still there in TensorFlow 2.21, deprecated, but the cells it was meant for are
-# gone: they came from Keras 2, and TensorFlow now ships Keras 3.
+# gone: they came from Keras 2, and TensorFlow now ships Keras 3. (It still runs with a
+# hand-written cell object, and logs a deprecation warning; ``tf.scan`` above does the same job.)
 try:
     tf.compat.v1.nn.rnn_cell.BasicRNNCell(hidden)
 except AttributeError as error:

@@ -29,6 +29,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
 import torch
+from torch._dynamo.utils import counters  # PyTorch's own statistics of torch.compile
 
 import sidebyside
 from sidebyside.provenance import cpu_model
@@ -46,8 +47,8 @@ sidebyside.provenance()
 # on one thread while we time it (and gets its old setting back afterwards), and each TensorFlow 1
 # session gets one thread per pool through ``ConfigProto``. Eager TensorFlow and ``tf.function`` use
 # TensorFlow's global pools, which are sized once, when TensorFlow starts, from the environment
-# variables ``TF_NUM_INTRAOP_THREADS`` and ``TF_NUM_INTEROP_THREADS``; they cannot be changed
-# afterwards, so we only report them.
+# variables ``TF_NUM_INTRAOP_THREADS`` and ``TF_NUM_INTEROP_THREADS``, and cannot be changed
+# afterwards; we can only report them.
 THREADS = 1
 session_config = tf.compat.v1.ConfigProto(
     intra_op_parallelism_threads=THREADS, inter_op_parallelism_threads=THREADS
@@ -56,7 +57,7 @@ session_config = tf.compat.v1.ConfigProto(
 
 @contextlib.contextmanager
 def torch_threads(count):
-    """PyTorch on ``count`` threads inside the block, its previous setting after it."""
+    """PyTorch on ``count`` threads inside the block, on its previous setting after it."""
     before = torch.get_num_threads()
     torch.set_num_threads(count)
     try:
@@ -66,9 +67,8 @@ def torch_threads(count):
 
 
 def tf_startup_threads(variable):
-    return os.environ.get(
-        variable, f"not set: TensorFlow's default, one per core ({os.cpu_count()})"
-    )
+    default = f"not set: TensorFlow's default, one per core ({os.cpu_count()})"
+    return os.environ.get(variable, default)
 
 
 threads_used = {
@@ -84,11 +84,11 @@ for who, count in threads_used.items():
 # The workloads
 # -------------
 # Three functions, each written once per framework with the same names: the tiny graph
-# ``y = (w + x) * (w + 1)`` of the first page, where there is nothing to compute and everything is
-# framework overhead; an MLP with one hidden layer; and the RNN of the gallery that reads ``sin(t)``
-# and predicts ``cos(t)``, written as a plain loop with one iteration per time step (the cell is the
-# one ``torch.nn.RNN`` uses). The PyTorch versions carry type hints so that TorchScript can compile
-# them as well.
+# ``y = (w + x) * (w + 1)`` of the first page, where there is nothing to compute and all the time is
+# framework overhead; an MLP with one hidden layer; and the RNN of the gallery, which reads
+# ``sin(t)`` and predicts ``cos(t)``, written as a plain loop with one iteration per time step (the
+# cell of ``torch.nn.RNN``, with its two biases folded into one). The PyTorch versions carry type
+# hints so that TorchScript can compile them as well.
 
 # %%
 # **TensorFlow**: the three losses.
@@ -104,11 +104,13 @@ def mlp_loss(x, y, p):
 
 
 def rnn_loss(x, y, p):
-    h = tf.zeros_like(p["b_ih"])
+    h = tf.zeros_like(p["b_h"])
     loss = tf.zeros([])
     for t in range(x.shape[0]):  # one iteration per time step
-        h = tf.tanh(x[t : t + 1] @ p["W_ih"] + p["b_ih"] + h @ p["W_hh"] + p["b_hh"])
-        loss = loss + tf.reduce_sum((h @ p["W_out"] + p["b_out"] - y[t : t + 1]) ** 2)
+        x_t, y_t = x[t : t + 1], y[t : t + 1]
+        h = tf.tanh(x_t @ p["W_ih"] + h @ p["W_hh"] + p["b_h"])
+        y_hat = h @ p["W_out"] + p["b_out"]
+        loss = loss + tf.reduce_sum((y_hat - y_t) ** 2)
     return loss / x.shape[0]
 
 
@@ -116,23 +118,26 @@ tf_losses = {"tiny": tiny_loss, "mlp": mlp_loss, "rnn": rnn_loss}
 
 # %%
 # **PyTorch**: the same three losses.
+Tensor, Params = torch.Tensor, dict[str, torch.Tensor]  # for TorchScript
 
 
-def tiny_loss(x: torch.Tensor, p: dict[str, torch.Tensor]) -> torch.Tensor:
+def tiny_loss(x: Tensor, p: Params) -> Tensor:
     return (p["w"] + x) * (p["w"] + 1.0)
 
 
-def mlp_loss(x: torch.Tensor, y: torch.Tensor, p: dict[str, torch.Tensor]) -> torch.Tensor:
+def mlp_loss(x: Tensor, y: Tensor, p: Params) -> Tensor:
     h = torch.tanh(x @ p["W1"] + p["b1"])
     return torch.mean((h @ p["W2"] + p["b2"] - y) ** 2)
 
 
-def rnn_loss(x: torch.Tensor, y: torch.Tensor, p: dict[str, torch.Tensor]) -> torch.Tensor:
-    h = torch.zeros_like(p["b_ih"])
+def rnn_loss(x: Tensor, y: Tensor, p: Params) -> Tensor:
+    h = torch.zeros_like(p["b_h"])
     loss = torch.zeros(())
     for t in range(x.shape[0]):  # one iteration per time step
-        h = torch.tanh(x[t : t + 1] @ p["W_ih"] + p["b_ih"] + h @ p["W_hh"] + p["b_hh"])
-        loss = loss + torch.sum((h @ p["W_out"] + p["b_out"] - y[t : t + 1]) ** 2)
+        x_t, y_t = x[t : t + 1], y[t : t + 1]
+        h = torch.tanh(x_t @ p["W_ih"] + h @ p["W_hh"] + p["b_h"])
+        y_hat = h @ p["W_out"] + p["b_out"]
+        loss = loss + torch.sum((y_hat - y_t) ** 2)
     return loss / x.shape[0]
 
 
@@ -155,23 +160,13 @@ def uniform(*shape):
 
 def mlp(batch, width, hidden):
     inputs = (rng.standard_normal((batch, width), np.float32), uniform(batch, 10))
-    params = {
-        "W1": uniform(width, hidden),
-        "b1": np.zeros(hidden, np.float32),
-        "W2": uniform(hidden, 10),
-        "b2": np.zeros(10, np.float32),
-    }
+    params = {"W1": uniform(width, hidden), "b1": np.zeros(hidden, np.float32),
+              "W2": uniform(hidden, 10), "b2": np.zeros(10, np.float32)}
     return "mlp", inputs, params
 
 
-rnn_params = {
-    "W_ih": uniform(1, 32),
-    "b_ih": uniform(1, 32),
-    "W_hh": uniform(32, 32),
-    "b_hh": uniform(1, 32),
-    "W_out": uniform(32, 1),
-    "b_out": uniform(1, 1),
-}
+rnn_params = {"W_ih": uniform(1, 32), "W_hh": uniform(32, 32), "b_h": uniform(1, 32),
+              "W_out": uniform(32, 1), "b_out": uniform(1, 1)}
 
 
 def rnn(steps):
@@ -194,27 +189,29 @@ workloads = {
 # Each variant turns a loss into a step that returns the loss and its gradients with respect to the
 # parameters, and binds the inputs, so that the timer calls ``run()`` with no arguments.
 # TensorFlow 2 runs the step eagerly under a ``GradientTape``, or traced into a graph by
-# ``tf.function``. TensorFlow 1 style builds a ``tf.Graph`` with placeholders and
-# ``tf.compat.v1.gradients`` once per workload; ``Session.run`` feeds it through a ``feed_dict``,
-# and ``Session.make_callable`` prepares the same fetches and feeds once, for a cheaper call.
-# PyTorch runs the step eagerly, or lets ``torch.compile`` or TorchScript compile the loss, with
-# autograd computing the gradients in all three.
+# ``tf.function``; the three RNN rows are one model, so they share one ``tf.function``, which
+# traces a new graph for each new length. TensorFlow 1 style builds a ``tf.Graph`` with
+# placeholders and ``tf.compat.v1.gradients`` once per workload: ``Session.run`` feeds it through a
+# ``feed_dict``, and ``Session.make_callable`` prepares the same fetches and feeds once, for a
+# cheaper call. PyTorch runs the loss eagerly, or compiled by ``torch.compile`` or TorchScript, and
+# autograd computes the gradients in all three.
 tf2_steps = {}  # one step per model, eager or tf.function
-tf1_graphs = {}  # one graph and session per workload, shared by both TF1 variants
+tf1_graphs = {}  # one graph and session per workload, for both TF1 variants
 
 
 # %%
 # **TensorFlow**: eager, ``tf.function``, and a TensorFlow 1 graph run two ways.
 def tf2_variant(workload, *, graph=False):
     kind, arrays, params = workloads[workload]
-    model = workload.split(",")[0]  # the three RNN rows are one model: one step, one tf.function
+    model = workload.split(",")[0]  # "RNN, 20 steps" -> "RNN"
     if (model, graph) not in tf2_steps:
-        variables = {name: tf.Variable(value) for name, value in params.items()}
+        variables = {k: tf.Variable(v) for k, v in params.items()}
 
         def step(*inputs):
             with tf.GradientTape() as tape:
                 loss = tf_losses[kind](*inputs, variables)
-            return loss, tape.gradient(loss, list(variables.values()))
+            grads = tape.gradient(loss, list(variables.values()))
+            return loss, grads
 
         tf2_steps[model, graph] = tf.function(step) if graph else step
     step = tf2_steps[model, graph]
@@ -227,19 +224,23 @@ def tf1_variant(workload, *, prebuilt=False):
     if workload not in tf1_graphs:
         graph = tf.Graph()
         with graph.as_default(), tf.device(tf_device):
-            inputs = [tf.compat.v1.placeholder(tf.float32, array.shape) for array in arrays]
-            variables = {name: tf.Variable(value) for name, value in params.items()}
+            inputs = [
+                tf.compat.v1.placeholder(tf.float32, array.shape)
+                for array in arrays
+            ]
+            variables = {k: tf.Variable(v) for k, v in params.items()}
             loss = tf_losses[kind](*inputs, variables)
-            fetches = [loss, tf.compat.v1.gradients(loss, list(variables.values()))]
-            initialize = tf.compat.v1.global_variables_initializer()
+            grads = tf.compat.v1.gradients(loss, list(variables.values()))
+            init = tf.compat.v1.global_variables_initializer()
         session = tf.compat.v1.Session(graph=graph, config=session_config)
-        session.run(initialize)
-        tf1_graphs[workload] = session, inputs, fetches
+        session.run(init)
+        tf1_graphs[workload] = session, inputs, [loss, grads]
     session, inputs, fetches = tf1_graphs[workload]
     if prebuilt:
         run = session.make_callable(fetches, feed_list=inputs)
         return lambda: run(*arrays)
-    return lambda: session.run(fetches, feed_dict=dict(zip(inputs, arrays, strict=True)))
+    feed = dict(zip(inputs, arrays, strict=True))
+    return lambda: session.run(fetches, feed_dict=feed)
 
 
 # %%
@@ -247,23 +248,26 @@ def tf1_variant(workload, *, prebuilt=False):
 def torch_variant(workload, *, compiler=None):
     kind, arrays, params = workloads[workload]
     tensors = {
-        name: torch.tensor(value, device=torch_device, requires_grad=True)
-        for name, value in params.items()
+        k: torch.tensor(v, device=torch_device, requires_grad=True)
+        for k, v in params.items()
     }
-    inputs = [torch.tensor(array, device=torch_device) for array in arrays]
-    loss_fn = torch_losses[kind] if compiler is None else compiler(torch_losses[kind])
+    inputs = [torch.tensor(a, device=torch_device) for a in arrays]
+    loss_fn = torch_losses[kind]
+    if compiler is not None:
+        loss_fn = compiler(loss_fn)
 
     def step(*inputs):
         loss = loss_fn(*inputs, tensors)
-        return loss, torch.autograd.grad(loss, list(tensors.values()))
+        grads = torch.autograd.grad(loss, list(tensors.values()))
+        return loss, grads
 
     return lambda: step(*inputs)
 
 
 def torchscript(fn):
     with warnings.catch_warnings():
-        # torch.jit.script is deprecated in this PyTorch. We time it while it still runs; the
-        # warning would only say so again on every workload.
+        # torch.jit.script is deprecated in this PyTorch. We time it
+        # while it runs; its warning would only say so again.
         warnings.simplefilter("ignore", DeprecationWarning)
         return torch.jit.script(fn)
 
@@ -271,11 +275,11 @@ def torchscript(fn):
 # %%
 # Which variant runs where
 # ------------------------
-# A cold ``torch.compile`` of one small function takes many seconds on a small CPU, most of this
-# page's budget, so it compiles one workload only, the small MLP. Its kernels go to inductor's cache
-# (the folder in ``TORCHINDUCTOR_CACHE_DIR``; the site's build puts it in the build folder), so a
-# rebuild can reuse them; the first-call table says whether it did. Every other variant runs every
-# workload, and a variant that fails says why instead of disappearing.
+# A cold ``torch.compile`` of even a small function takes seconds of compiling C++ on a small CPU,
+# a large part of this page's budget, so it compiles one workload only, the small MLP. Inductor
+# keeps what it compiled in its cache folder (``TORCHINDUCTOR_CACHE_DIR``), so a later build can
+# load it instead; the line under the first-call table says whether this build did. Every other
+# variant runs every workload, and a variant that fails says why instead of disappearing.
 COMPILED = "MLP, batch 64"
 variants = {
     "PyTorch eager": (torch_variant, {}),
@@ -296,16 +300,16 @@ tf_sync = tf.test.experimental.sync_devices if tf_device.startswith("/GPU") else
 # graph variant traces or compiles), untimed warm-up calls, then samples read with
 # ``time.perf_counter``, with the GPU synchronised before every clock read when there is one. A
 # step shorter than about a millisecond is repeated ``number`` times per sample; a step slower than
-# 10 ms gets fewer samples per round (at least two), to keep the page fast. The variants take
-# turns, round after round, so a slow moment of the machine falls on all of them rather than on
-# one. We report the median of all samples, and half their interquartile range as the spread; a
-# result whose spread exceeds 10 % of its median is marked noisy. The first-call cost adds the time
-# to build the variant (for TensorFlow 1, the graph and the session) to its cold call.
+# 10 ms gets fewer samples per round (at least two), to keep the build fast. The variants take
+# turns, round after round, so that a slow moment of the machine falls on all of them rather than
+# on one. We report the median of all samples, with half their interquartile range as the spread;
+# a result whose spread exceeds 10 % of its median is marked noisy. The first-call cost adds the
+# time to build the variant (for TensorFlow 1, the graph and the session) to its cold call.
 ROUNDS, REPEAT, SAMPLE_SECONDS, ROUND_SECONDS = 3, 5, 1e-3, 0.05
 
 
 def benchmark(workload):
-    """{variant: Timing} for one workload; a string says why a variant did not run."""
+    """{variant: Timing} for one workload (a string says why a variant did not run), outputs."""
     results, runs = {}, {}
     for name, (make, options) in variants.items():
         if name == "torch.compile" and workload != COMPILED:
@@ -318,13 +322,13 @@ def benchmark(workload):
             built = time.perf_counter() - start
             cold = sidebyside.time_call(run, warmup=1, repeat=1, sync=sync)
         except Exception as error:  # the page shows the reason; nothing is dropped silently
-            results[name] = f"failed: {type(error).__name__}: {str(error).splitlines()[0]}"
+            results[name] = f"failed: {type(error).__name__}: {error}".splitlines()[0]
             continue
         number = max(1, min(200, round(SAMPLE_SECONDS / cold.samples[0])))
         repeat = max(2, min(REPEAT, round(ROUND_SECONDS / (number * cold.samples[0]))))
         runs[name] = run, sync, number, repeat, built + cold.first
     samples = {name: [] for name in runs}
-    for _ in range(ROUNDS):  # time_call's cold call in each round warms the variant up again
+    for _ in range(ROUNDS):  # time_call's cold call warms each variant up again in every round
         for name, (run, sync, number, repeat, _) in runs.items():
             timing = sidebyside.time_call(run, warmup=0, repeat=repeat, number=number, sync=sync)
             samples[name].extend(timing.samples)
@@ -345,60 +349,58 @@ with torch_threads(THREADS):
 # match PyTorch eager's. Float32 sums taken in a different order differ in the last bits, and the
 # RNN carries that through its loop, hence a relative tolerance of ``1e-4``.
 for workload, by_variant in outputs.items():
-    expected_loss, expected_gradients = by_variant["PyTorch eager"]
-    for name, (loss, gradients) in by_variant.items():
-        sidebyside.assert_close(loss, expected_loss, what=f"{workload}, {name}: loss", rtol=1e-4)
-        for gradient, expected in zip(gradients, expected_gradients, strict=True):
-            sidebyside.assert_close(
-                gradient, expected, what=f"{workload}, {name}: gradient", rtol=1e-4
-            )
+    expected_loss, expected_grads = by_variant["PyTorch eager"]
+    for name, (loss, grads) in by_variant.items():
+        what = f"{workload}, {name}"
+        sidebyside.assert_close(loss, expected_loss, what=f"{what}: loss", rtol=1e-4)
+        for grad, expected in zip(grads, expected_grads, strict=True):
+            sidebyside.assert_close(grad, expected, what=f"{what}: gradient", rtol=1e-4)
 checked = sum(len(by_variant) for by_variant in outputs.values())
-print(f"{checked} runs checked against PyTorch eager: losses and gradients agree")
+print(f"{checked} runs checked against PyTorch eager: the losses and gradients agree")
 
 # %%
 # The numbers
 # -----------
-# Steady-state time per training step, and its ratio to PyTorch eager on the same workload (below
-# 1 is faster than PyTorch eager). The second table is the cost of the first call. A small helper
-# turns rows into an HTML table for the page (and plain text anywhere else).
+# Steady-state time per training step, its spread, and its ratio to PyTorch eager on the same
+# workload (below 1 is faster than PyTorch eager); then the cost of the first call. Two small
+# helpers turn rows and sentences into HTML for the page.
 hardware = f"{cpu_model()}, {os.cpu_count()} logical cores"
 if torch_device == "cuda":
     hardware += f", {torch.cuda.get_device_name(0)}"
 
 
-class Table:
-    """Rows of cells under a caption: HTML in the gallery page, plain text elsewhere."""
-
-    def __init__(self, caption, header, rows, notes=()):
-        self.caption, self.header, self.rows, self.notes = caption, header, rows, notes
+class HTML(str):
+    """A string that the gallery page shows as HTML."""
 
     def _repr_html_(self):
-        head = "".join(f"<th>{html.escape(cell)}</th>" for cell in self.header)
-        body = "".join(
-            "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>"
-            for row in self.rows
-        )
-        notes = "".join(f"<li>{html.escape(note)}</li>" for note in self.notes)
-        return (
-            f'<table class="sbs-bench"><caption>{html.escape(self.caption)}</caption>'
-            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-            + (f'<ul class="sbs-bench-notes">{notes}</ul>' if notes else "")
-        )
-
-    def __repr__(self):
-        lines = [self.caption, " | ".join(self.header)]
-        lines += [" | ".join(row) for row in self.rows] + list(self.notes)
-        return "\n".join(lines)
+        return self
 
 
-def reasons():
-    """One note per variant that did not run somewhere, with the reason it gave."""
-    seen = {}
-    for workload, by_variant in results.items():
-        for name, result in by_variant.items():
-            if isinstance(result, str):
-                seen.setdefault((name, result), []).append(workload)
-    return [f"{name} on {', '.join(where)}: {why}" for (name, why), where in seen.items()]
+def escape(text):
+    return html.escape(text).replace("\n", "<br>")
+
+
+def table(caption, header, rows, notes=()):
+    """An HTML table; a newline in a cell starts a new line."""
+    head = "".join(f"<th>{escape(cell)}</th>" for cell in header)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>" for row in rows
+    )
+    notes = "".join(f"<li>{escape(note)}</li>" for note in notes)
+    return HTML(
+        f'<table class="sbs-bench"><caption>{escape(caption)}</caption><thead><tr>{head}</tr>'
+        f"</thead><tbody>{body}</tbody></table><ul>{notes}</ul>"
+    )
+
+
+def bullets(sentences):
+    return HTML("<ul>" + "".join(f"<li>{escape(s)}</li>" for s in sentences) + "</ul>")
+
+
+def duration(seconds):
+    if seconds >= 0.1:
+        return f"{seconds:,.2f} s"
+    return f"{seconds * 1e3:,.2f} ms" if seconds >= 1e-3 else f"{seconds * 1e6:,.1f} µs"
 
 
 def step_cell(workload, name):
@@ -406,72 +408,67 @@ def step_cell(workload, name):
     if isinstance(result, str):
         return result.split(":")[0]
     ratio = result.median / results[workload]["PyTorch eager"].median
-    noisy = " NOISY" if result.noisy else ""
-    return f"{result.median * 1e6:,.1f} µs ±{result.spread:.0%} · {ratio:.2f}×{noisy}"
+    noisy = "\nnoisy" if result.noisy else ""
+    return f"{duration(result.median)}\n±{result.spread:.0%} · {ratio:.2f}×{noisy}"
 
 
-Table(
-    f"Time per training step, median ± spread · ratio to PyTorch eager ({hardware})",
+reasons = {}  # why a variant did not run: {(variant, reason): [workloads]}
+for workload, by_variant in results.items():
+    for name, result in by_variant.items():
+        if isinstance(result, str):
+            reasons.setdefault((name, result), []).append(workload)
+
+table(
+    f"Time per training step: median, ±spread · ratio to PyTorch eager ({hardware})",
     ["workload", *variants],
     [[workload, *(step_cell(workload, name) for name in variants)] for workload in workloads],
-    reasons() + ["NOISY: the spread exceeds 10 % of the median; read that number with care."],
+    [f"{name} on {', '.join(where)}: {why}" for (name, why), where in reasons.items()]
+    + ["noisy: the spread exceeds 10 % of the median; read that number with care."],
 )
 
 # %%
-# The first call pays for the graph: tracing for ``tf.function``, building the graph and opening a
-# session for TensorFlow 1 (the callable reuses that graph, so its first call is cheap), compiling
-# for ``torch.compile`` and TorchScript. Eager variants pay only for warming up their kernels.
-# The cache line says whether ``torch.compile`` found its kernels from an earlier build.
-from torch._dynamo.utils import counters  # noqa: E402  (PyTorch's own compile statistics)
-
-cache = counters["inductor"]
-print(
-    "torch.compile inductor cache:",
-    os.environ.get("TORCHINDUCTOR_CACHE_DIR", "PyTorch's default"),
-    f"({cache['fxgraph_cache_hit']} graphs found there, {cache['fxgraph_cache_miss']} compiled anew)",
-)
+# The first call pays for the graph: tracing for ``tf.function``, building the graph and opening
+# a session for TensorFlow 1 (the callable reuses that graph, so its first call is cheap),
+# compiling for ``torch.compile`` and TorchScript. Eager variants pay only for warming up.
 
 
 def first_cell(workload, name):
     result = results[workload][name]
-    return result.split(":")[0] if isinstance(result, str) else f"{result.first * 1e3:,.1f} ms"
+    return result.split(":")[0] if isinstance(result, str) else duration(result.first)
 
 
-Table(
+cache = counters["inductor"]
+print(
+    f"torch.compile: {cache['fxgraph_cache_hit']} compiled graphs loaded from inductor's cache, "
+    f"{cache['fxgraph_cache_miss']} compiled anew"
+)
+table(
     f"First call: building the variant plus its cold call ({hardware})",
     ["workload", *variants],
     [[workload, *(first_cell(workload, name) for name in variants)] for workload in workloads],
 )
 
 # %%
-# The same numbers as a chart, on a logarithmic axis: each step up the axis is ten times slower.
-colors = {
-    "PyTorch eager": "#ee4c2c",
-    "torch.compile": "#b8321c",
-    "TorchScript": "#f59c87",
-    "TF2 eager": "#ffc266",
-    "tf.function": "#ff8f00",
-    "TF1 Session.run": "#b36200",
-    "TF1 callable": "#6b3b00",
-}
+# The same steady-state numbers as a chart, on a logarithmic axis: each step up is ten times
+# slower.
+colors = {"PyTorch eager": "#ee4c2c", "torch.compile": "#a8321c", "TorchScript": "#f59c87",
+          "TF2 eager": "#ffc266", "tf.function": "#ff8f00", "TF1 Session.run": "#b36200",
+          "TF1 callable": "#6b3b00"}
 fig, ax = plt.subplots(figsize=(12, 4.5))
 width = 0.8 / len(variants)
 for i, name in enumerate(variants):
     for j, workload in enumerate(workloads):
         result = results[workload][name]
         if isinstance(result, Timing):
-            ax.bar(
-                j + (i - 3) * width,
-                result.median * 1e6,
-                width,
-                color=colors[name],
-                label=name if name not in ax.get_legend_handles_labels()[1] else None,
-            )
+            x = j + (i - (len(variants) - 1) / 2) * width
+            ax.bar(x, result.median * 1e6, width, color=colors[name], label=name)
 ax.set_yscale("log")
 ax.set_xticks(range(len(workloads)), list(workloads))
 ax.set_ylabel("µs per training step (median)")
 ax.set_title(f"Measured while building this page: {hardware}", fontsize=10)
-ax.legend(ncols=4, fontsize=8, loc="upper left")
+handles, labels = ax.get_legend_handles_labels()
+legend = dict(zip(labels, handles, strict=True))  # one entry per variant
+ax.legend(legend.values(), legend.keys(), ncols=4, fontsize=8, loc="upper left")
 fig.tight_layout()
 plt.show()
 
@@ -480,14 +477,12 @@ plt.show()
 # -------------------
 # These sentences are computed from the tables above on every build, so they describe this
 # machine's numbers, whatever they turn out to be.
-
-
 timed = {w: {n: t for n, t in by.items() if isinstance(t, Timing)} for w, by in results.items()}
 
 
-def micros(workload, name):
+def per_step(workload, name):
     timing = timed[workload].get(name)
-    return f"{timing.median * 1e6:,.0f} µs" if timing else "not measured"
+    return duration(timing.median) if timing else "not measured"
 
 
 def compare(workload, name, reference="PyTorch eager"):
@@ -501,17 +496,17 @@ def compare(workload, name, reference="PyTorch eager"):
 
 readings = [
     f"Overhead: a whole PyTorch eager step of the tiny graph takes "
-    f"{micros('tiny graph', 'PyTorch eager')}. The same three operations take "
-    f"{micros('tiny graph', 'tf.function')} through tf.function "
-    f"({compare('tiny graph', 'tf.function')}) and {micros('tiny graph', 'TF1 Session.run')} "
+    f"{per_step('tiny graph', 'PyTorch eager')}. The same three operations take "
+    f"{per_step('tiny graph', 'tf.function')} through tf.function "
+    f"({compare('tiny graph', 'tf.function')}) and {per_step('tiny graph', 'TF1 Session.run')} "
     f"through Session.run ({compare('tiny graph', 'TF1 Session.run')})."
 ]
 for workload in (w for w in workloads if w.startswith("RNN")):
     best = min(timed[workload], key=lambda name: timed[workload][name].median)
+    ratio = "" if best == "PyTorch eager" else f", {compare(workload, best)}"
     readings.append(
-        f"{workload}: the fastest is {best} ({micros(workload, best)}"
-        + (")" if best == "PyTorch eager" else f", {compare(workload, best)})")
-        + f"; tf.function is {compare(workload, 'tf.function')}, "
+        f"{workload}: the fastest is {best} ({per_step(workload, best)}{ratio}); "
+        f"tf.function is {compare(workload, 'tf.function')}, "
         f"TF2 eager {compare(workload, 'TF2 eager')}."
     )
 for workload, by_variant in timed.items():
@@ -532,58 +527,44 @@ else:
     )
 if compiled := timed[COMPILED].get("torch.compile"):
     saved = timed[COMPILED]["PyTorch eager"].median - compiled.median
-    readings.append(
-        f"torch.compile on the {COMPILED}: its first call took {compiled.first:.1f} s, and each "
-        f"later step is {compare(COMPILED, 'torch.compile')}"
-        + (
-            f", so it pays for itself after about {compiled.first / saved:,.0f} steps."
-            if saved > 0
-            else ", so on this workload it never pays for its compile time."
-        )
+    pays = (
+        f"so it pays for itself after about {compiled.first / saved:,.0f} steps"
+        if saved > 0
+        else "so on this workload it never pays for its compile time"
     )
-noisy = [f"{name} on {w}" for w, by in timed.items() for name, t in by.items() if t.noisy]
+    readings.append(
+        f"torch.compile on the {COMPILED}: its first call took {duration(compiled.first)}, and "
+        f"each later step is {compare(COMPILED, 'torch.compile')}, {pays}."
+    )
+noisy = sum(t.noisy for by in timed.values() for t in by.values())
 readings.append(
-    f"{len(noisy)} of {sum(map(len, timed.values()))} measurements are noisy (spread above 10 % "
-    "of the median)" + (": " + "; ".join(noisy) + "." if noisy else ".")
+    f"{noisy} of {sum(map(len, timed.values()))} measurements are noisy (spread above 10 % of "
+    "the median); the table marks them."
 )
-
-
-class Sentences:
-    """A bulleted list in the gallery page, lines of text elsewhere."""
-
-    def __init__(self, sentences):
-        self.sentences = sentences
-
-    def _repr_html_(self):
-        return "<ul>" + "".join(f"<li>{html.escape(s)}</li>" for s in self.sentences) + "</ul>"
-
-    def __repr__(self):
-        return "\n".join(self.sentences)
-
-
-Sentences(readings)
+bullets(readings)
 
 # %%
 # Changing lengths: what retracing costs
 # --------------------------------------
 # A graph is traced for one input shape. The benchmark above ran one ``tf.function`` for the RNN
-# at 10, 20 and 30 steps, so it traced one graph per length, and its first-call costs in the RNN
-# rows are those traces. An ``input_signature`` that leaves the time dimension as ``None`` gives one
-# graph for every length; the loop must then live in the graph, where AutoGraph turns
+# at 10, 20 and 30 steps, so it traced one graph per length: its first calls in the RNN rows are
+# those traces. An ``input_signature`` that leaves the time dimension as ``None`` gives one graph
+# for every length; the loop must then live in the graph, where AutoGraph turns
 # ``for t in tf.range(...)`` into a ``tf.while_loop``. Both now run the 60 batches of the source
 # post, whose lengths are ``10 * randint(1, 4)``, and so does PyTorch eager, which has nothing to
-# trace. Each call is one batch, timed on its own.
+# trace. Each batch is timed on its own.
 lengths = [10 * int(rng.integers(1, 4)) for _ in range(60)]
 sequences = {n: workloads[f"RNN, {n} steps"][1] for n in (10, 20, 30)}
 
 
 def rnn_loss_any_length(x, y, p):
-    h = tf.zeros_like(p["b_ih"])
+    h = tf.zeros_like(p["b_h"])
     loss = tf.zeros([])
-    for t in tf.range(tf.shape(x)[0]):  # AutoGraph: a tf.while_loop inside the graph
+    for t in tf.range(tf.shape(x)[0]):  # AutoGraph: a tf.while_loop in the graph
         x_t, y_t = x[t][tf.newaxis], y[t][tf.newaxis]  # shape (1, 1) at any t
-        h = tf.tanh(x_t @ p["W_ih"] + p["b_ih"] + h @ p["W_hh"] + p["b_hh"])
-        loss = loss + tf.reduce_sum((h @ p["W_out"] + p["b_out"] - y_t) ** 2)
+        h = tf.tanh(x_t @ p["W_ih"] + h @ p["W_hh"] + p["b_h"])
+        y_hat = h @ p["W_out"] + p["b_out"]
+        loss = loss + tf.reduce_sum((y_hat - y_t) ** 2)
     return loss / tf.cast(tf.shape(x)[0], tf.float32)
 
 
@@ -598,20 +579,19 @@ def any_length_step(x, y):
     return loss, tape.gradient(loss, list(variables.values()))
 
 
-per_length_step = tf2_steps["RNN", True]  # the tf.function of the benchmark, traced already
-torch_params = {
-    name: torch.tensor(value, device=torch_device, requires_grad=True)
-    for name, value in rnn_params.items()
+per_length_step = tf2_steps["RNN", True]  # the benchmark's tf.function, traced three times
+tensors = {
+    k: torch.tensor(v, device=torch_device, requires_grad=True) for k, v in rnn_params.items()
 }
 
 
-def torch_rnn_step(x, y):
-    loss = torch_losses["rnn"](x, y, torch_params)
-    return loss, torch.autograd.grad(loss, list(torch_params.values()))
+def eager_step(x, y):
+    loss = torch_losses["rnn"](x, y, tensors)
+    return loss, torch.autograd.grad(loss, list(tensors.values()))
 
 
 def run_batches(step, to_tensor, sync):
-    """Seconds per call of ``step`` over the 60 batches."""
+    """Seconds per call of ``step``, one call per batch."""
     inputs = {n: [to_tensor(array) for array in pair] for n, pair in sequences.items()}
     seconds = []
     for n in lengths:
@@ -626,68 +606,47 @@ def run_batches(step, to_tensor, sync):
 with torch_threads(THREADS):
     per_length = run_batches(per_length_step, tf.constant, tf_sync)
     any_length = run_batches(any_length_step, tf.constant, tf_sync)
-    eager = run_batches(torch_rnn_step, lambda a: torch.tensor(a, device=torch_device), torch_sync)
+    eager = run_batches(eager_step, lambda a: torch.tensor(a, device=torch_device), torch_sync)
 assert per_length_step.experimental_get_tracing_count() == len(set(lengths))  # one per length
-assert any_length_step.experimental_get_tracing_count() == 1  # its first call, in the loop
+assert any_length_step.experimental_get_tracing_count() == 1  # its first call, above
 
-traced = sum(results[f"RNN, {n} steps"]["tf.function"].first for n in sorted(set(lengths)))
-retracing = {  # traces, seconds spent in tracing calls, median batch after tracing, total
+# traces, time in the calls that traced, median batch after tracing, total with tracing
+traced = sum(results[f"RNN, {n} steps"]["tf.function"].first for n in set(lengths))
+retracing = {
     "tf.function, no signature": (
-        len(set(lengths)),
-        traced,
-        statistics.median(per_length),
-        traced + sum(per_length),
+        len(set(lengths)), traced, statistics.median(per_length), traced + sum(per_length)
     ),
     "tf.function, time dimension None": (
-        1,
-        any_length[0],
-        statistics.median(any_length[1:]),
-        sum(any_length),
+        1, any_length[0], statistics.median(any_length[1:]), sum(any_length)
     ),
     "PyTorch eager": (0, 0.0, statistics.median(eager), sum(eager)),
 }
-Table(
+table(
     f"60 RNN batches of {', '.join(map(str, sorted(set(lengths))))} steps ({hardware})",
-    [
-        "variant",
-        "traces",
-        "calls that traced",
-        "median batch after tracing",
-        "total, tracing included",
-    ],
-    [
-        [
-            name,
-            str(count),
-            f"{trace_s * 1e3:,.0f} ms",
-            f"{median_s * 1e6:,.0f} µs",
-            f"{total_s * 1e3:,.0f} ms",
-        ]
-        for name, (count, trace_s, median_s, total_s) in retracing.items()
-    ],
+    ["variant", "traces", "calls that traced", "median batch after tracing", "total"],
+    [[name, str(count), duration(tracing), duration(median), duration(total)]
+     for name, (count, tracing, median, total) in retracing.items()],
 )
 
 # %%
 # Read from the same numbers:
-no_sig, any_len, by_torch = retracing.values()
-Sentences(
-    [
-        f"Without a signature, tf.function traced {no_sig[0]} graphs, one per length, in "
-        f"{no_sig[1]:.2f} s; with the time dimension left as None it traced 1 graph in "
-        f"{any_len[1]:.2f} s.",
-        f"After tracing, a batch took {no_sig[2] * 1e6:,.0f} µs in the unrolled graphs and "
-        f"{any_len[2] * 1e6:,.0f} µs in the graph with the loop inside it, against "
-        f"{by_torch[2] * 1e6:,.0f} µs for PyTorch eager.",
-        f"All 60 batches, tracing included: {no_sig[3]:.2f} s without a signature, "
-        f"{any_len[3]:.2f} s with one, {by_torch[3]:.2f} s for PyTorch eager.",
-    ]
-)
+no_signature, any_shape, by_torch = retracing.values()
+bullets([
+    f"Without a signature, tf.function traced {no_signature[0]} graphs, one per length, in "
+    f"{duration(no_signature[1])}; with the time dimension left as None it traced 1 graph in "
+    f"{duration(any_shape[1])}.",
+    f"After tracing, a batch took {duration(no_signature[2])} in the unrolled graphs and "
+    f"{duration(any_shape[2])} in the graph with the loop inside, against "
+    f"{duration(by_torch[2])} for PyTorch eager.",
+    f"All 60 batches, tracing included: {duration(no_signature[3])} without a signature, "
+    f"{duration(any_shape[3])} with one, {duration(by_torch[3])} for PyTorch eager.",
+])
 
 # %%
 # Cleaning up
 # -----------
-# Close the TensorFlow 1 sessions and forget what ``torch.compile`` compiled, so nothing from this
-# page lingers in the next one. (The threads were restored when each timing block ended.)
+# Close the TensorFlow 1 sessions and forget what ``torch.compile`` compiled, so that nothing from
+# this page lingers in the next one. (PyTorch's thread count was restored after each timing block.)
 for session, _, _ in tf1_graphs.values():
     session.close()
 torch._dynamo.reset()
@@ -700,12 +659,12 @@ torch._dynamo.reset()
 # * A graph is built once and then saves per-operation work on every call; how much that is worth
 #   depends on how many small operations one call holds, which is why the RNN rows are the ones
 #   to read.
-# * Building is paid on the first call (tracing, compiling, opening a session), and again for every
-#   new input shape unless the graph is built for any shape.
+# * Building is paid on the first call (tracing, compiling, opening a session), and again for
+#   every new input shape unless the graph is built for any shape.
 # * To time things yourself: warm up, let the variants take turns, take medians with their spread,
 #   pin the threads, and synchronise the GPU before reading the clock (``sidebyside.time_call``).
 #
 # References: ``torch.compile``, ``torch.jit.script``, ``torch.set_num_threads``,
 # ``torch.autograd.grad``, ``tf.function``, ``tf.TensorSpec``, ``tf.GradientTape``,
 # ``tf.compat.v1.Session``, ``tf.compat.v1.Session.make_callable``, ``tf.compat.v1.ConfigProto``,
-# ``time.perf_counter``.
+# ``tf.test.experimental.sync_devices``, ``time.perf_counter``.

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import re
 import shutil
 import subprocess
@@ -28,6 +27,8 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+
+from sidebyside.provenance import cpu_model
 
 try:
     import psutil  # sums the memory of every process in the tree (the notebook kernel too)
@@ -50,13 +51,13 @@ ENV = {
     "TORCHINDUCTOR_CACHE_DIR": str(ROOT / "docs" / "_build" / "torchinductor"),
 }
 
-# Runs inside the bare process: prints {"script": seconds, ...} as its last line.
+# Runs inside the bare process: writes {"script": seconds, ...} to the file named first.
 BARE = """
 import contextlib, io, json, os, runpy, sys, time
 import matplotlib.pyplot as plt
 import sidebyside
 times = {}
-for path in sys.argv[1:]:
+for path in sys.argv[2:]:
     sidebyside.seed_everything(0)  # as the build does before every example
     os.chdir(os.path.dirname(path))
     start = time.perf_counter()
@@ -64,19 +65,26 @@ for path in sys.argv[1:]:
         runpy.run_path(path, run_name="__main__")
     times[os.path.basename(path)] = time.perf_counter() - start
     plt.close("all")
-print(json.dumps(times))
+with open(sys.argv[1], "w") as out:
+    json.dump(times, out)
 """
-RUNNING_TIME = re.compile(r"\*\*Total running time of the script:\*\* \(\s*(\d+) minutes\s+([\d.]+) seconds\)")
+RUNNING_TIME = re.compile(
+    r"\*\*Total running time of the script:\*\* \(\s*(\d+) minutes\s+([\d.]+) seconds\)"
+)
 
 
 def measured_run(command: list[str], **kwargs) -> dict:
     """Run ``command``; its wall time, output, and peak memory (tree sum and largest process)."""
     with tempfile.TemporaryFile("w+") as out:
         start = time.perf_counter()
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, text=True, **kwargs)
+        process = subprocess.Popen(
+            command, stdout=out, stderr=subprocess.STDOUT, text=True, **kwargs
+        )
         peak, stop = [0], threading.Event()
         if psutil:
-            threading.Thread(target=_sample_tree, args=(process.pid, peak, stop), daemon=True).start()
+            threading.Thread(
+                target=_sample_tree, args=(process.pid, peak, stop), daemon=True
+            ).start()
         _, status, usage = os.wait4(process.pid, 0)
         seconds = time.perf_counter() - start
         stop.set()
@@ -129,44 +137,71 @@ def example_times(docs: Path) -> dict[str, float]:
     return times
 
 
+def run_bare(scripts: list[Path], env: dict) -> dict:
+    """All scripts in one fresh Python process: total wall time, memory, time per script."""
+    with tempfile.NamedTemporaryFile("r", suffix=".json") as times:
+        command = [sys.executable, "-c", BARE, times.name, *map(str, scripts)]
+        bare = measured_run(command, cwd=ROOT, env=env)
+        if bare["returncode"] == 0:
+            bare["examples"] = json.load(times)
+    return bare
+
+
+def run_rebuild(env: dict, in_place: bool) -> dict:
+    """The `make html` command on a private copy of docs/ (or on docs/ itself)."""
+    with tempfile.TemporaryDirectory(prefix="sidebyside-bench-") as tmp:
+        docs = ROOT / "docs" if in_place else private_docs(Path(tmp))
+        out = docs / "_build" / "html" if in_place else Path(tmp) / "html"
+        command = [sys.executable, "-m", "sphinx", "-b", "html", "-n", "-W", "--keep-going", "-E"]
+        rebuild = measured_run([*command, str(docs), str(out)], cwd=ROOT, env=env)
+        rebuild["command"] = " ".join(command[3:] + [str(docs), str(out)])
+        rebuild["examples"] = example_times(docs)
+    return rebuild
+
+
+def failed(run: dict, what: str) -> bool:
+    """Show the end of the output of a run that failed; drop the output of one that did not."""
+    output = run.pop("output")
+    if run.pop("returncode") == 0:
+        return False
+    print(output[-5000:], f"\n{what} failed", file=sys.stderr)
+    return True
+
+
+def peak(run: dict) -> float:
+    return run["tree_peak_mib"] or run["largest_process_mib"]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", type=Path, default=ROOT / "docs" / "_build" / "bench.json")
     parser.add_argument("--in-place", action="store_true", help="build docs/_build/html itself")
     args = parser.parse_args()
-    env = {**os.environ, **{k: v for k, v in ENV.items() if k not in os.environ}, "EXAMPLE": ""}
+    env = {**ENV, **os.environ, "EXAMPLE": ""}  # the caller's settings win, as with make
     cache = Path(env["TORCHINDUCTOR_CACHE_DIR"])
     cache_was_warm = cache.is_dir() and any(cache.iterdir())
     scripts = sorted((ROOT / "gallery").rglob("plot_*.py"))
     print(f"{len(scripts)} gallery scripts; inductor cache {'warm' if cache_was_warm else 'COLD'}")
 
     print("1/2 bare: all scripts in one Python process ...", flush=True)
-    bare = measured_run([sys.executable, "-c", BARE, *map(str, scripts)], cwd=ROOT, env=env)
-    if bare["returncode"] != 0:
-        print(bare["output"][-5000:], "\nthe bare run failed", file=sys.stderr)
+    bare = run_bare(scripts, env)
+    if failed(bare, "the bare run"):
         return 1
-    bare["examples"] = json.loads(bare.pop("output").strip().splitlines()[-1])
-
     print("2/2 rebuild: sphinx-build, every example re-executed ...", flush=True)
-    with tempfile.TemporaryDirectory(prefix="sidebyside-bench-") as tmp:
-        docs = ROOT / "docs" if args.in_place else private_docs(Path(tmp))
-        out = docs / "_build" / "html" if args.in_place else Path(tmp) / "html"
-        command = [sys.executable, "-m", "sphinx", "-b", "html", "-n", "-W", "--keep-going", "-E"]
-        rebuild = measured_run([*command, str(docs), str(out)], cwd=ROOT, env=env)
-        rebuild["examples"] = example_times(docs)
-    if rebuild["returncode"] != 0:
-        print(rebuild["output"][-5000:], "\nthe rebuild failed", file=sys.stderr)
+    rebuild = run_rebuild(env, args.in_place)
+    if failed(rebuild, "the rebuild"):
         return 1
-    rebuild.pop("output")
 
-    def peak(run: dict) -> float:
-        return run["tree_peak_mib"] or run["largest_process_mib"]
-
-    slowest = max([*bare["examples"].items(), *rebuild["examples"].items()], key=lambda kv: kv[1])
+    examples = {*bare["examples"], *rebuild["examples"]}
+    slowest = max(
+        examples, key=lambda n: max(bare["examples"].get(n, 0), rebuild["examples"].get(n, 0))
+    )
     values = {
         "rebuild / bare": rebuild["seconds"] / bare["seconds"],
         "rebuild": rebuild["seconds"],
-        "slowest example": slowest[1],
+        "slowest example": max(
+            bare["examples"].get(slowest, 0), rebuild["examples"].get(slowest, 0)
+        ),
         "peak memory of the rebuild": peak(rebuild),
     }
     checks = {
@@ -175,23 +210,25 @@ def main() -> int:
     }
 
     print(f"\n{'example':40} {'bare s':>8} {'rebuild s':>10}")
-    for name in sorted({*bare["examples"], *rebuild["examples"]}):
+    for name in sorted(examples):
         b, r = bare["examples"].get(name, float("nan")), rebuild["examples"].get(name, float("nan"))
         flag = "  > 30 s" if max(b, r) > TARGETS["slowest example"][0] else ""
         print(f"{name:40} {b:8.1f} {r:10.1f}{flag}")
+    memory = "sum over the process tree, sampled every 0.1 s" if psutil else "largest process"
     print(f"\nbare total     {bare['seconds']:7.1f} s   peak memory {peak(bare):6.0f} MiB")
     print(f"rebuild total  {rebuild['seconds']:7.1f} s   peak memory {peak(rebuild):6.0f} MiB")
-    memory = "sum over the process tree, sampled every 0.1 s" if psutil else "largest process"
-    print(f"(peak memory: {memory}; largest single process of the rebuild "
-          f"{rebuild['largest_process_mib']:.0f} MiB)\n")  # fmt: skip
+    print(
+        f"(peak memory: {memory}; the largest single process of the rebuild: "
+        f"{rebuild['largest_process_mib']:.0f} MiB)\n"
+    )
     for name, check in checks.items():
         verdict = "PASS" if check["pass"] else "FAIL"
-        print(f"{verdict}  {name:28} {check['value']:8.2f} {check['unit']:3} (limit {check['limit']})")
-    if not checks["slowest example"]["pass"]:
-        print(f"      slowest example: {slowest[0]}")
+        limit = f"{check['limit']:g} {check['unit']}"
+        print(f"{verdict}  {name:28} {check['value']:8.2f} {check['unit']:3}  (limit {limit})")
+    print(f"      slowest example: {slowest}")
 
     report = {
-        "machine": {"cpu": platform.processor() or platform.machine(), "cores": os.cpu_count()},
+        "machine": {"cpu": cpu_model(), "cores": os.cpu_count()},
         "scripts": [str(path.relative_to(ROOT)) for path in scripts],
         "inductor_cache_was_warm": cache_was_warm,
         "peak_memory_method": memory,

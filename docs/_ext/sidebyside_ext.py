@@ -112,6 +112,8 @@ def _global_state() -> dict:
         state["torch default device"] = str(torch.get_default_device())
         state["torch grad mode"] = torch.is_grad_enabled()
         state["torch threads"] = torch.get_num_threads()
+    if "torch._dynamo" in sys.modules:
+        state["torch.compile recompile limit"] = sys.modules["torch._dynamo"].config.recompile_limit
     if "matplotlib.pyplot" in sys.modules:
         state["open matplotlib figures"] = len(sys.modules["matplotlib.pyplot"].get_fignums())
     return state

@@ -219,7 +219,7 @@ torch_cond_y = (y_pos, y_neg)
 
 # %%
 # Both graphs take either branch, and agree:
-for tf_value, torch_value in zip(tf_cond_y, torch_cond_y):
+for tf_value, torch_value in zip(tf_cond_y, torch_cond_y, strict=True):
     sidebyside.assert_close(tf_value, torch_value, what="cond", device=torch_device)
 assert np.allclose(torch_cond_y[0].cpu(), 2 * x_pos_np)  # the "then" branch
 assert np.allclose(torch_cond_y[1].cpu(), -x_pos_np - 1)  # the "else" branch

@@ -148,7 +148,7 @@ losses = []
 with tf.compat.v1.Session(graph=graph) as session:
     session.run(init_op)
     h_state = np.zeros((1, hidden), np.float32)
-    for t, x_np, y_np in windows:
+    for _, x_np, y_np in windows:
         feed = {x: x_np, y: y_np, h0: h_state}
         fetches = [train_op, loss, h_last, prediction]
         _, loss_np, h_state, pred_np = session.run(fetches, feed)
@@ -161,7 +161,7 @@ print("first, last loss:", tf_losses[0], tf_losses[-1])
 # **PyTorch (eager)**: each step records a graph as long as its window.
 losses = []
 h_state = torch.zeros(1, 1, hidden, device=torch_device)
-for t, x_np, y_np in windows:
+for _, x_np, y_np in windows:
     x = torch.from_numpy(x_np).to(torch_device)
     y = torch.from_numpy(y_np).to(torch_device)
     states, h_state = rnn(x, h_state)
@@ -232,7 +232,7 @@ step_any_length = tf.function(
     input_signature=[sequence, sequence, tf.TensorSpec(shape=(1, hidden), dtype=tf.float32)],
 )
 h_zero = tf.zeros((1, hidden))
-for t, x_np, y_np in windows[:12]:
+for _, x_np, y_np in windows[:12]:
     step_per_shape(x_np, y_np, h_zero)
     step_any_length(x_np, y_np, h_zero)
 print("lengths fed:", *lengths[:12])

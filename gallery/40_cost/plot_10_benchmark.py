@@ -118,7 +118,7 @@ tf_losses = {"tiny": tiny_loss, "mlp": mlp_loss, "rnn": rnn_loss}
 
 # %%
 # **PyTorch**: the same three losses.
-Tensor, Params = torch.Tensor, dict[str, torch.Tensor]  # for TorchScript
+Tensor, Params = torch.Tensor, dict[str, torch.Tensor]
 
 
 def tiny_loss(x: Tensor, p: Params) -> Tensor:
@@ -213,29 +213,36 @@ def tf2_variant(workload, *, graph=False):
             grads = tape.gradient(loss, list(variables.values()))
             return loss, grads
 
-        tf2_steps[model, graph] = tf.function(step) if graph else step
+        if graph:
+            step = tf.function(step)
+        tf2_steps[model, graph] = step
     step = tf2_steps[model, graph]
     inputs = [tf.constant(array) for array in arrays]
     return lambda: step(*inputs)
 
 
+tf1 = tf.compat.v1  # TensorFlow 1's API, still inside TensorFlow 2
+
+
+def tf1_graph(kind, arrays, params):
+    """Placeholders, variables, loss, gradients: built, not run."""
+    graph = tf.Graph()
+    with graph.as_default(), tf.device(tf_device):
+        inputs = [tf1.placeholder(a.dtype, a.shape) for a in arrays]
+        variables = {k: tf.Variable(v) for k, v in params.items()}
+        loss = tf_losses[kind](*inputs, variables)
+        grads = tf1.gradients(loss, list(variables.values()))
+        init = tf1.global_variables_initializer()
+    session = tf1.Session(graph=graph, config=session_config)
+    session.run(init)
+    return session, inputs, [loss, grads]
+
+
 def tf1_variant(workload, *, prebuilt=False):
-    kind, arrays, params = workloads[workload]
-    if workload not in tf1_graphs:
-        graph = tf.Graph()
-        with graph.as_default(), tf.device(tf_device):
-            inputs = [
-                tf.compat.v1.placeholder(tf.float32, array.shape)
-                for array in arrays
-            ]
-            variables = {k: tf.Variable(v) for k, v in params.items()}
-            loss = tf_losses[kind](*inputs, variables)
-            grads = tf.compat.v1.gradients(loss, list(variables.values()))
-            init = tf.compat.v1.global_variables_initializer()
-        session = tf.compat.v1.Session(graph=graph, config=session_config)
-        session.run(init)
-        tf1_graphs[workload] = session, inputs, [loss, grads]
+    if workload not in tf1_graphs:  # both TF1 variants share it
+        tf1_graphs[workload] = tf1_graph(*workloads[workload])
     session, inputs, fetches = tf1_graphs[workload]
+    arrays = workloads[workload][1]
     if prebuilt:
         run = session.make_callable(fetches, feed_list=inputs)
         return lambda: run(*arrays)
@@ -266,8 +273,9 @@ def torch_variant(workload, *, compiler=None):
 
 def torchscript(fn):
     with warnings.catch_warnings():
-        # torch.jit.script is deprecated in this PyTorch. We time it
-        # while it runs; its warning would only say so again.
+        # torch.jit.script is deprecated in this PyTorch. We
+        # time it while it runs; the warning would only repeat
+        # that, on every workload.
         warnings.simplefilter("ignore", DeprecationWarning)
         return torch.jit.script(fn)
 

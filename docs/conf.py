@@ -70,7 +70,9 @@ sphinx_gallery_conf = {
 }
 
 # -- Executed notebook pages (MyST) ----------------------------------------------------------------
-nb_execution_mode = "force"  # re-run on every build, like the gallery
+# sidebyside_ext executes every notebook page at the start of every build, before the gallery, and
+# fills this cache; myst-nb then reads the fresh outputs from it.
+nb_execution_mode = "cache"
 nb_execution_raise_on_error = True
 nb_execution_timeout = 120
 nb_merge_streams = True

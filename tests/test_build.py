@@ -27,7 +27,8 @@ def test_every_script_has_an_executed_page_with_provenance(site):
         page = example_page(site, script).read_text(encoding="utf-8")
         assert 'class="sbs-provenance"' in page, f"{script.name}: no provenance block"
         assert "<th>CPU</th>" in page and "<th>TensorFlow</th>" in page
-        assert 'class="sphx-glr-script-out"' in page or "sphx-glr-single-img" in page
+        outputs = ("sphx-glr-script-out", "sphx-glr-single-img", "output_html")
+        assert any(output in page for output in outputs), f"{script.name}: no executed output"
 
 
 def test_concept_pages_show_panes_figures_and_parity(site):
@@ -163,6 +164,17 @@ def test_deprecated_call_in_example_code_fails_the_build(tmp_path):
     )
     assert result.returncode != 0
     assert "plot_old.py" in log and "DeprecationWarning: use the new API" in log
+
+
+def test_a_notebook_page_that_raises_fails_the_build_naming_it(tmp_path):
+    index = (
+        "---\nfile_format: mystnb\nkernelspec:\n  name: python3\n  display_name: Python 3\n---\n"
+        + TINY_INDEX
+        + "\n```{code-cell} ipython3\nraise ValueError('notebook boom')\n```\n"
+    )
+    result, log, _ = tiny_build(tmp_path, {"plot_ok.py": "print(1)"}, index=index)
+    assert result.returncode != 0
+    assert "index.md failed to execute" in log and "notebook boom" in log
 
 
 def test_a_broken_cross_reference_fails_the_build(tmp_path):

@@ -6,6 +6,8 @@
 * ``reset_example``: sphinx-gallery calls it before and after every example (``reset_modules``).
   Before, it seeds everything; after, it fails the build if the example leaked global state.
 * ``check_every_example_ran``: after the build, every gallery script must have an executed page.
+* ``execute_notebook_pages_first``: runs the MyST notebook pages before the gallery, so their
+  Jupyter kernel and the gallery's frameworks are never in memory at the same time.
 """
 
 from __future__ import annotations
@@ -223,8 +225,43 @@ def check_every_example_ran(app, exception) -> None:
         raise ExtensionError("Examples that did not run:\n  " + "\n  ".join(problems))
 
 
+# --- notebook pages run before the gallery -------------------------------------------------------
+
+
+def execute_notebook_pages_first(app, config) -> None:
+    """Execute every MyST notebook page now and store the result in myst-nb's cache.
+
+    myst-nb would execute them while reading, after sphinx-gallery has loaded both frameworks into
+    this process: a kernel importing them again on top (+0.85 GB here). With
+    ``nb_execution_mode = "cache"`` it finds these fresh outputs instead. The cache is emptied
+    first, so every build still executes every page.
+    """
+    from jupyter_cache import get_cache
+    from jupyter_cache.base import CacheBundleIn
+    from jupyter_cache.executors.utils import single_nb_execution
+    from myst_nb.core.read import read_myst_markdown_notebook
+
+    cache = get_cache(str(Path(app.outdir).parent / "jupyter_cache"))
+    cache.clear_cache()
+    for page in sorted(Path(app.srcdir).rglob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        if "file_format: mystnb" not in text or "_build" in page.parts:
+            continue
+        notebook = read_myst_markdown_notebook(text, path=page)
+        result = single_nb_execution(
+            notebook, cwd=str(page.parent), timeout=config.nb_execution_timeout, allow_errors=False
+        )
+        if result.err is not None:
+            raise ExtensionError(f"{page.relative_to(app.srcdir)} failed to execute: {result.err}")
+        cache.cache_notebook_bundle(
+            CacheBundleIn(notebook, str(page)), check_validity=False, overwrite=True
+        )
+    config.nb_execution_cache_path = str(cache.path)
+
+
 def setup(app):
     _build["started"] = True
+    app.connect("config-inited", execute_notebook_pages_first)
     atexit.register(_exit_nonzero_if_unfinished)
     app.connect("doctree-read", wrap_panes)
     app.connect("build-finished", check_every_example_ran)

@@ -2,8 +2,9 @@
 
 Back to back, in one run:
 
-1. *bare*: every ``gallery/**/plot_*.py`` in file-name order, in ONE fresh Python process (as the
-   build runs them: each in its own folder, seeded, figures closed after it);
+1. *bare*: everything the build executes, without Sphinx: the MyST notebook pages of ``docs/``, each
+   in a Jupyter kernel as the build runs them, then every ``gallery/**/plot_*.py`` in file-name
+   order in ONE fresh Python process (each in its own folder, seeded, figures closed after it);
 2. *rebuild*: the full ``make html`` command (``sphinx-build -b html -n -W --keep-going -E``), every
    example re-executed. By default it builds a private copy of ``docs/`` in a temporary folder, so
    it never clashes with a build in ``docs/_build``; ``--in-place`` builds ``docs/_build/html``.
@@ -51,20 +52,28 @@ ENV = {
     "TORCHINDUCTOR_CACHE_DIR": str(ROOT / "docs" / "_build" / "torchinductor"),
 }
 
-# Runs inside the bare process: writes {"script": seconds, ...} to the file named first.
+# Runs inside the bare process: writes {"file": seconds, ...} to the file named first. Notebook
+# pages (.md) run first, each in a Jupyter kernel, exactly as the build runs them; then the scripts.
 BARE = """
 import contextlib, io, json, os, runpy, sys, time
 import matplotlib.pyplot as plt
+from jupyter_cache.executors.utils import single_nb_execution
+from myst_nb.core.read import read_myst_markdown_notebook
 import sidebyside
 times = {}
 for path in sys.argv[2:]:
-    sidebyside.seed_everything(0)  # as the build does before every example
-    os.chdir(os.path.dirname(path))
     start = time.perf_counter()
-    with contextlib.redirect_stdout(io.StringIO()):
-        runpy.run_path(path, run_name="__main__")
+    if path.endswith(".md"):
+        notebook = read_myst_markdown_notebook(open(path).read(), path=path)
+        result = single_nb_execution(notebook, os.path.dirname(path), 120, allow_errors=False)
+        assert result.err is None, (path, result.err)
+    else:
+        sidebyside.seed_everything(0)  # as the build does before every example
+        os.chdir(os.path.dirname(path))
+        with contextlib.redirect_stdout(io.StringIO()):
+            runpy.run_path(path, run_name="__main__")
+        plt.close("all")
     times[os.path.basename(path)] = time.perf_counter() - start
-    plt.close("all")
 with open(sys.argv[1], "w") as out:
     json.dump(times, out)
 """
@@ -137,8 +146,14 @@ def example_times(docs: Path) -> dict[str, float]:
     return times
 
 
+def notebook_pages() -> list[Path]:
+    """The MyST pages that the build executes in a Jupyter kernel."""
+    pages = sorted((ROOT / "docs").glob("*.md"))
+    return [page for page in pages if "file_format: mystnb" in page.read_text(encoding="utf-8")]
+
+
 def run_bare(scripts: list[Path], env: dict) -> dict:
-    """All scripts in one fresh Python process: total wall time, memory, time per script."""
+    """Notebook pages, then all scripts in one fresh Python process: wall time, memory, times."""
     with tempfile.NamedTemporaryFile("r", suffix=".json") as times:
         command = [sys.executable, "-c", BARE, times.name, *map(str, scripts)]
         bare = measured_run(command, cwd=ROOT, env=env)
@@ -181,10 +196,14 @@ def main() -> int:
     cache = Path(env["TORCHINDUCTOR_CACHE_DIR"])
     cache_was_warm = cache.is_dir() and any(cache.iterdir())
     scripts = sorted((ROOT / "gallery").rglob("plot_*.py"))
-    print(f"{len(scripts)} gallery scripts; inductor cache {'warm' if cache_was_warm else 'COLD'}")
+    notebooks = notebook_pages()
+    print(
+        f"{len(scripts)} gallery scripts, {len(notebooks)} notebook page(s); "
+        f"inductor cache {'warm' if cache_was_warm else 'COLD'}"
+    )
 
-    print("1/2 bare: all scripts in one Python process ...", flush=True)
-    bare = run_bare(scripts, env)
+    print("1/2 bare: notebook pages in a kernel, then all scripts in one process ...", flush=True)
+    bare = run_bare(notebooks + scripts, env)
     if failed(bare, "the bare run"):
         return 1
     print("2/2 rebuild: sphinx-build, every example re-executed ...", flush=True)
@@ -215,7 +234,9 @@ def main() -> int:
         flag = "  > 30 s" if max(b, r) > TARGETS["slowest example"][0] else ""
         print(f"{name:40} {b:8.1f} {r:10.1f}{flag}")
     memory = "sum over the process tree, sampled every 0.1 s" if psutil else "largest process"
+    in_kernel = sum(bare["examples"].get(page.name, 0) for page in notebooks)
     print(f"\nbare total     {bare['seconds']:7.1f} s   peak memory {peak(bare):6.0f} MiB")
+    print(f"  of which notebook pages in their kernel: {in_kernel:.1f} s")
     print(f"rebuild total  {rebuild['seconds']:7.1f} s   peak memory {peak(rebuild):6.0f} MiB")
     print(
         f"(peak memory: {memory}; the largest single process of the rebuild: "

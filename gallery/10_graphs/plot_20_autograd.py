@@ -228,6 +228,7 @@ sidebyside.assert_close(tape_dw, grad_dw, what="dy/dw (GradientTape vs autograd.
 sidebyside.assert_close(tape_dx, grad_dx, what="dy/dx (GradientTape vs autograd.grad)")
 sidebyside.assert_close(tape_da, grad_da, what="dy/da (GradientTape vs autograd.grad)")
 sidebyside.assert_close(tape_da, seen[0], what="dy/da (GradientTape vs PyTorch hook)")
+sidebyside.parity_report()
 
 # %%
 # The graphs they kept

@@ -131,6 +131,7 @@ torch_y = y
 # The same result either way:
 sidebyside.assert_close(tf_y, torch_y, what="relu(x @ w)", device=torch_device)
 assert not tf.config.functions_run_eagerly()
+sidebyside.parity_report()
 
 # %%
 # Where an error is reported

@@ -365,6 +365,7 @@ sidebyside.assert_close(tf_y, torch_y, what="8-step loop", device=torch_device)
 assert tf_captures == {"per length": [1] * 8, "input_signature": [1] + [0] * 7}
 up_to_limit = [1, 1, 1, 1, 0, 0, 0, 0]
 assert torch_captures == {"dynamic=False": up_to_limit, "dynamic=True": up_to_limit}
+sidebyside.parity_report()
 
 # %%
 # What to take away

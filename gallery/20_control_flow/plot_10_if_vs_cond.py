@@ -218,6 +218,7 @@ for z_value in z_values:
         tf2_results[z_value], torch2_results[z_value], what=f"{label} (tf.function vs PyTorch)"
     )
     sidebyside.assert_close(expected, torch_results[z_value], what=f"{label} (NumPy vs PyTorch)")
+sidebyside.parity_report()
 
 # %%
 # What to take away

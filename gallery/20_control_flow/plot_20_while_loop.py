@@ -212,6 +212,7 @@ for name in inputs:
         torch2_results[name][2],
         what=f"dy/dw for {name} (tf.function vs PyTorch)",
     )
+sidebyside.parity_report()
 
 # %%
 # What to take away

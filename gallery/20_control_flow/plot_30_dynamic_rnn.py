@@ -188,6 +188,7 @@ max_error = sidebyside.assert_close(
 sidebyside.assert_close(tf_prediction, torch_prediction, what="last prediction", device=torch_device)
 print(f"largest relative difference over 60 losses: {max_error:.1e}")
 assert torch_losses[-10:].mean() < 0.1 * torch_losses[:10].mean()  # and it did learn
+sidebyside.parity_report()
 
 # %%
 # A fixed time dimension does not bend

@@ -1175,6 +1175,7 @@ class CheatsheetTable:
 # Every row above, as one table: the code as it ran and what it returned, under a line that
 # says how the two frameworks differ and what the build checked.
 print(f"{len(ROWS)} rows ran in both frameworks and passed their checks.")
+print(sidebyside.parity_report())
 CheatsheetTable(ROWS)
 
 # %%

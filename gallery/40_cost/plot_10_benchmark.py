@@ -366,6 +366,7 @@ for workload, by_variant in outputs.items():
             sidebyside.assert_close(grad, expected, what=f"{what}: gradient", rtol=1e-4)
 checked = sum(len(by_variant) for by_variant in outputs.values())
 print(f"{checked} runs checked against PyTorch eager: the losses and gradients agree")
+sidebyside.parity_report()
 
 # %%
 # The numbers

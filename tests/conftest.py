@@ -1,9 +1,12 @@
 """Shared test setup: real frameworks, quiet TensorFlow, no display, and the built site."""
 
+import functools
+import http.server
 import os
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -52,3 +55,18 @@ def site(tmp_path_factory) -> Path:
     result = sphinx_build(make_project(tmp), tmp / "html")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-6000:]
     return tmp / "html"
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def server(site):
+    """The built site served on 127.0.0.1 (a free port), as a reader's browser would get it."""
+    handler = functools.partial(QuietHandler, directory=str(site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()

@@ -1,8 +1,5 @@
 """The built site in a real browser: Debian's Chromium, driven by Playwright, served on 127.0.0.1."""
 
-import functools
-import http.server
-import threading
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -15,20 +12,6 @@ CHROMIUM = "/usr/bin/chromium"
 SHOTS = ROOT / "artifacts" / "screenshots"
 EXAMPLE = "auto_examples/10_graphs/plot_10_define_and_run.html"
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def server(site):
-    handler = functools.partial(QuietHandler, directory=str(site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
 
 
 @pytest.fixture(scope="module")

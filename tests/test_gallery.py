@@ -26,9 +26,11 @@ RUN_ALL = """
 import contextlib, io, json, runpy, sys, os
 import matplotlib.pyplot as plt
 import sidebyside
+from sidebyside.parity import reset_parity_log
 outputs = {}
 for path in sys.argv[1:]:
     sidebyside.seed_everything(0)  # as the build does before every example
+    reset_parity_log()
     os.chdir(os.path.dirname(path))
     buffer = io.StringIO()
     with contextlib.redirect_stdout(buffer):

@@ -38,6 +38,8 @@ def test_to_numpy_handles_grad_tensors_and_tf_tensors():
     assert to_numpy(w).tolist() == [2.0]
     assert to_numpy(tf.constant([3.0])).tolist() == [3.0]
     assert max_relative_error(np.array([2.0]), np.array([2.2])) == pytest.approx(0.1)
+    # relative to the tensor's scale: a near-zero element does not blow the error up
+    assert max_relative_error(np.array([10.0, 1e-9]), np.array([10.0, 2e-9])) < 1e-9
 
 
 def test_parity_report_names_the_worst_check():

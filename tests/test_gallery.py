@@ -60,3 +60,19 @@ def test_order_does_not_change_any_output():
     for name, text in forward.items():
         if not any(word in name for word in MEASURED):
             assert reverse[name] == text, f"{name} prints something else when run after the others"
+
+
+def test_a_broken_cheatsheet_claim_fails_naming_its_row(tmp_path):
+    """torch.tensor copies where torch.from_numpy shares memory: the row's own check must catch it."""
+    original = ROOT / "gallery" / "30_reference" / "plot_10_tensor_cheatsheet.py"
+    source = original.read_text(encoding="utf-8")
+    assert "d = torch.from_numpy(c)" in source
+    broken = tmp_path / original.name
+    broken.write_text(source.replace("d = torch.from_numpy(c)", "d = torch.tensor(c)"))
+    env = {**os.environ, "MPLBACKEND": "Agg", "TF_CPP_MIN_LOG_LEVEL": "2"}
+    result = subprocess.run(
+        [sys.executable, broken.name], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert result.returncode != 0
+    assert "cheatsheet row 'numpy() / from_numpy" in result.stderr
+    assert "must share" in result.stderr

@@ -1,12 +1,14 @@
 """Every gallery script runs on its own, and all of them run in one process in either order."""
 
-import json
 import os
 import subprocess
 import sys
 
 import pytest
 from conftest import GALLERY_SCRIPTS, ROOT
+
+sys.path.insert(0, str(ROOT / "tools"))
+import bench_build  # noqa: E402  (tools/ is a folder of scripts, not a package)
 
 # Pages whose printed output is a measurement and so differs from run to run.
 MEASURED = ("benchmark",)
@@ -22,35 +24,11 @@ def test_script_runs_standalone(script):
     assert result.returncode == 0, f"{script.name} failed:\n{result.stderr[-5000:]}"
 
 
-RUN_ALL = """
-import contextlib, io, json, runpy, sys, os
-import matplotlib.pyplot as plt
-import sidebyside
-from sidebyside.parity import reset_parity_log
-outputs = {}
-for path in sys.argv[1:]:
-    sidebyside.seed_everything(0)  # as the build does before every example
-    reset_parity_log()
-    os.chdir(os.path.dirname(path))
-    buffer = io.StringIO()
-    with contextlib.redirect_stdout(buffer):
-        runpy.run_path(path, run_name="__main__")
-    plt.close("all")
-    outputs[os.path.basename(path)] = buffer.getvalue()
-print(json.dumps(outputs))
-"""
-
-
 def run_in_one_process(scripts):
-    result = subprocess.run(
-        [sys.executable, "-c", RUN_ALL, *map(str, scripts)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "MPLBACKEND": "Agg"},
-    )
-    assert result.returncode == 0, result.stderr[-5000:]
-    return json.loads(result.stdout.splitlines()[-1])
+    """What each script prints when all run in one process, as `make bench` runs them bare."""
+    bare = bench_build.run_bare(list(scripts), {**os.environ, "MPLBACKEND": "Agg"})
+    assert bare["returncode"] == 0, bare["output"][-5000:]
+    return bare["printed"]
 
 
 def test_order_does_not_change_any_output():

@@ -52,30 +52,35 @@ ENV = {
     "TORCHINDUCTOR_CACHE_DIR": str(ROOT / "docs" / "_build" / "torchinductor"),
 }
 
-# Runs inside the bare process: writes {"file": seconds, ...} to the file named first. Notebook
-# pages (.md) run first, each in a Jupyter kernel, exactly as the build runs them; then the scripts.
+# Runs inside the bare process: writes {"times": {file: seconds}, "outputs": {file: printed text}}
+# to the file named first. Notebook pages (.md) run first, each in a Jupyter kernel, exactly as the
+# build runs them; then the scripts, each prepared as the build prepares it.
 BARE = """
 import contextlib, io, json, os, runpy, sys, time
 import matplotlib.pyplot as plt
 from jupyter_cache.executors.utils import single_nb_execution
 from myst_nb.core.read import read_myst_markdown_notebook
 import sidebyside
-times = {}
+from sidebyside.parity import reset_parity_log
+times, outputs = {}, {}
 for path in sys.argv[2:]:
-    start = time.perf_counter()
+    name, start = os.path.basename(path), time.perf_counter()
     if path.endswith(".md"):
         notebook = read_myst_markdown_notebook(open(path).read(), path=path)
         result = single_nb_execution(notebook, os.path.dirname(path), 120, allow_errors=False)
         assert result.err is None, (path, result.err)
     else:
         sidebyside.seed_everything(0)  # as the build does before every example
+        reset_parity_log()
         os.chdir(os.path.dirname(path))
-        with contextlib.redirect_stdout(io.StringIO()):
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
             runpy.run_path(path, run_name="__main__")
         plt.close("all")
-    times[os.path.basename(path)] = time.perf_counter() - start
+        outputs[name] = printed.getvalue()
+    times[name] = time.perf_counter() - start
 with open(sys.argv[1], "w") as out:
-    json.dump(times, out)
+    json.dump({"times": times, "outputs": outputs}, out)
 """
 RUNNING_TIME = re.compile(
     r"\*\*Total running time of the script:\*\* \(\s*(\d+) minutes\s+([\d.]+) seconds\)"
@@ -153,12 +158,16 @@ def notebook_pages() -> list[Path]:
 
 
 def run_bare(scripts: list[Path], env: dict) -> dict:
-    """Notebook pages, then all scripts in one fresh Python process: wall time, memory, times."""
-    with tempfile.NamedTemporaryFile("r", suffix=".json") as times:
-        command = [sys.executable, "-c", BARE, times.name, *map(str, scripts)]
+    """Notebook pages, then all scripts in one fresh Python process: wall time, memory, times.
+
+    Also what each script printed (``bare["printed"]``): the order test compares those.
+    """
+    with tempfile.NamedTemporaryFile("r", suffix=".json") as report:
+        command = [sys.executable, "-c", BARE, report.name, *map(str, scripts)]
         bare = measured_run(command, cwd=ROOT, env=env)
         if bare["returncode"] == 0:
-            bare["examples"] = json.load(times)
+            result = json.load(report)
+            bare["examples"], bare["printed"] = result["times"], result["outputs"]
     return bare
 
 
@@ -206,6 +215,7 @@ def main() -> int:
     bare = run_bare(notebooks + scripts, env)
     if failed(bare, "the bare run"):
         return 1
+    bare.pop("printed")  # what the examples printed is for the order test, not for the report
     print("2/2 rebuild: sphinx-build, every example re-executed ...", flush=True)
     rebuild = run_rebuild(env, args.in_place)
     if failed(rebuild, "the rebuild"):

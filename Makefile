@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-# An NVIDIA GPU gets the CUDA builds of the same pinned versions.
+# An NVIDIA GPU gets the CUDA build of the same pinned TensorFlow (pyproject.toml's extras).
 KIND   := $(shell nvidia-smi -L >/dev/null 2>&1 && echo cuda || echo cpu)
 STAMP  := $(VENV)/.installed-$(KIND)
 SPHINXOPTS ?=
@@ -25,8 +25,7 @@ $(STAMP): requirements/*.txt pyproject.toml
 	  { echo "Python 3.11+ is required; found $$($(PYTHON) --version). Set PYTHON=python3.11."; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -r requirements/$(KIND).txt -r requirements/test.txt
-	$(BIN)/python -m pip install -q --no-deps -e .
+	$(BIN)/python -m pip install -q -e ".[$(KIND)]" -r requirements/test.txt
 	rm -f $(VENV)/.installed-*
 	touch $@
 

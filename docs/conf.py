@@ -4,6 +4,7 @@ import os
 import re
 import sys
 from pathlib import Path
+from urllib.parse import urlparse
 
 import sidebyside
 
@@ -18,6 +19,11 @@ sidebyside.require_frameworks()
 
 # -- Project ---------------------------------------------------------------------------------------
 project = "sidebyside"
+# Where the site is hosted; a fork sets SIDEBYSIDE_BASEURL (the CI workflow takes it from GitHub
+# Pages). Canonical links, the sitemap, robots.txt, social cards and the 404 page use it.
+html_baseurl = os.environ.get("SIDEBYSIDE_BASEURL", "https://sidebyside.github.io/sidebyside/")
+if not html_baseurl.endswith("/"):
+    html_baseurl += "/"
 author = "the sidebyside authors"
 copyright = "2026, the sidebyside authors"
 language = "en"
@@ -28,6 +34,9 @@ extensions = [
     "sphinx_gallery.gen_gallery",
     "sphinx_design",
     "sphinx_copybutton",
+    "sphinxext.opengraph",
+    "sphinx_sitemap",
+    "notfound.extension",
     "sidebyside_ext",
 ]
 exclude_patterns = [
@@ -62,6 +71,12 @@ sphinx_gallery_conf = {
     "show_memory": False,
     "min_reported_time": 0,
     "download_all_examples": True,
+    # A downloaded notebook installs what it needs first (the .py gets the same line, see _ext).
+    "first_notebook_cell": (
+        "# Installs this site's helpers and the pinned PyTorch and TensorFlow (CPU builds).\n"
+        '# On an NVIDIA GPU machine, use "[cuda]" instead of "[cpu]".\n'
+        f"%{sidebyside.INSTALL_LINE}"
+    ),
 }
 
 # -- Executed notebook pages (MyST) ----------------------------------------------------------------
@@ -77,6 +92,8 @@ myst_enable_extensions = ["colon_fence"]
 html_theme = "pydata_sphinx_theme"
 html_title = "sidebyside"
 html_static_path = ["_static"]
+html_logo = "_static/logo.svg"
+html_favicon = "_static/logo.svg"
 html_theme_options = {
     "secondary_sidebar_items": {"**": ["page-toc", "sg_download_links"], "index": []},
     "navigation_with_keys": False,
@@ -87,3 +104,13 @@ html_sidebars = {"index": [], "auto_examples/*/plot_*": []}
 html_show_sourcelink = False
 # Without it, a first visit logs "Got invalid theme mode" in the console (pydata-sphinx-theme 0.24).
 html_context = {"default_mode": "auto"}
+
+# -- How the site introduces itself: descriptions, social cards, sitemap, 404 ----------------------
+ogp_site_url = html_baseurl
+ogp_site_name = "sidebyside"
+ogp_image = html_baseurl + "_static/card.png"
+ogp_image_alt = "sidebyside: a TensorFlow graph and a PyTorch autograd graph, side by side"
+ogp_social_cards = {"enable": False}  # one site image; per-page cards would render with matplotlib
+ogp_custom_meta_tags = ('<meta name="twitter:card" content="summary_large_image" />',)
+sitemap_url_scheme = "{link}"
+notfound_urls_prefix = urlparse(html_baseurl).path

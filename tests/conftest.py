@@ -1,12 +1,9 @@
 """Shared test setup: real frameworks, quiet TensorFlow, no display, and the built site."""
 
-import functools
-import http.server
 import os
 import shutil
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -15,6 +12,9 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 os.environ.setdefault("MPLBACKEND", "Agg")
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import site_server  # noqa: E402  (tools/ is a folder of scripts, not a package)
+
 GALLERY_SCRIPTS = sorted((ROOT / "gallery").rglob("plot_*.py"))
 # Same command as `make html`: warnings are errors, nitpicky, keep going, fresh environment.
 SPHINX = [sys.executable, "-m", "sphinx", "-b", "html", "-n", "-W", "--keep-going", "-E"]
@@ -57,16 +57,10 @@ def site(tmp_path_factory) -> Path:
     return tmp / "html"
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="session")
 def server(site):
-    """The built site served on 127.0.0.1 (a free port), as a reader's browser would get it."""
-    handler = functools.partial(QuietHandler, directory=str(site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    """The built site on 127.0.0.1 (a free port) as a host serves it: under its URL prefix,
+    gzip-compressed, with 404.html for a missing page. The URL has no trailing slash."""
+    httpd, url = site_server.serve(site)
+    yield url
     httpd.shutdown()

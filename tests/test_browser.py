@@ -1,5 +1,6 @@
 """The built site in a real browser: Debian's Chromium, driven by Playwright, served on 127.0.0.1."""
 
+import zipfile
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -33,7 +34,13 @@ class Watched:
         self.page.on("console", self._console)
         self.page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
         self.page.on("requestfailed", lambda r: self.problems.append(f"failed request: {r.url}"))
+        self.page.on("response", self._status)
         self.page.route("**/*", self._only_local)
+        self.expected_status = {}  # url: status a test expects (the 404 page itself)
+
+    def _status(self, response):
+        if response.status >= 400 and self.expected_status.get(response.url) != response.status:
+            self.problems.append(f"HTTP {response.status}: {response.url}")
 
     def _console(self, message):
         if message.type == "error":
@@ -41,7 +48,7 @@ class Watched:
 
     def _only_local(self, route):
         url = urlparse(route.request.url)
-        if url.scheme in ("data", "blob") or url.hostname == "127.0.0.1":
+        if url.scheme in ("data", "blob", "file") or url.hostname == "127.0.0.1":
             route.continue_()
         else:
             self.problems.append(f"external request: {route.request.url}")
@@ -125,3 +132,31 @@ def test_screenshots_are_saved(server, browser, path, width):
     page.screenshot(path=str(out), full_page=True)
     assert out.stat().st_size > 10_000
     page.close()
+
+
+def test_a_missing_page_at_any_depth_gets_a_working_404_page(server, browser):
+    watched = Watched(browser, 1440)
+    for missing in ("no-such-page.html", "auto_examples/10_graphs/deep/er/no-such-page.html"):
+        watched.problems.clear()
+        url = f"{server}/{missing}"
+        watched.expected_status[url] = 404
+        page = watched.goto(url)
+        assert "Page not found" in page.title(), f"{missing}: {page.title()}"
+        assert not watched.problems, f"{missing}: " + "\n".join(watched.problems)
+        page.locator("a.navbar-brand").first.click()
+        page.wait_for_load_state("networkidle")
+        assert page.url.rstrip("/").endswith(("/index.html", urlparse(server).path)), page.url
+    watched.page.close()
+
+
+def test_the_offline_zip_opens_from_disk(site, browser, tmp_path):
+    """A reader unzips the site and opens it straight from the disk: no server, no network."""
+    with zipfile.ZipFile(site / "sidebyside-offline.zip") as archive:
+        archive.extractall(tmp_path)
+    watched = Watched(browser, 1440)
+    page = watched.goto((tmp_path / "sidebyside/index.html").as_uri())
+    page.locator(".sphx-glr-thumbcontainer a").first.click()
+    page.wait_for_load_state("load")
+    assert page.locator(".sbs-grid").count() > 0, f"no example page opened: {page.url}"
+    assert not watched.problems, "\n".join(watched.problems)
+    watched.page.close()

@@ -4,6 +4,7 @@ import re
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,54 @@ def test_concept_pages_show_panes_figures_and_parity(site):
             assert 'class="sbs-grid' in page, f"{script.name}: no side-by-side panes"
             assert 'class="sbs-parity"' in page, f"{script.name}: no parity report"
             assert "checks passed" in page, f"{script.name}: parity report shows no check"
+
+
+def site_pages(site: Path) -> list[Path]:
+    """Every page a reader can land on (not the theme's fragments, not the 404 page)."""
+    return [
+        page
+        for page in sorted(site.rglob("*.html"))
+        if not page.relative_to(site).as_posix().startswith(("_static/", "_sources/"))
+        and page.name not in ("404.html", "genindex.html", "search.html")
+    ]
+
+
+def test_every_page_describes_itself_to_search_engines_and_link_previews(site):
+    for page in site_pages(site):
+        text = page.read_text(encoding="utf-8")
+        name = page.relative_to(site)
+        description = re.search(r'<meta name="description" content="([^"]*)"', text)
+        assert description and len(description[1]) >= 50, f"{name}: no meaningful description"
+        for tag in ("og:title", "og:description", "og:url", "og:image"):
+            assert f'property="{tag}"' in text, f"{name}: no {tag}"
+        assert 'name="twitter:card"' in text, f"{name}: no twitter:card"
+        assert re.search(r'<link rel="icon" href="[^"]*logo\.svg"', text), f"{name}: no favicon"
+    assert (site / "_static/logo.svg").stat().st_size > 200
+    assert (site / "_static/card.png").stat().st_size > 10_000
+
+
+def test_the_sitemap_lists_every_page_and_robots_txt_names_it(site):
+    sitemap = (site / "sitemap.xml").read_text()
+    listed = set(re.findall(r"<loc>([^<]+)</loc>", sitemap))
+    base = re.search(r"Sitemap: (\S+)sitemap\.xml", (site / "robots.txt").read_text())[1]
+    missing = [
+        str(page.relative_to(site))
+        for page in site_pages(site)
+        if base + page.relative_to(site).as_posix() not in listed
+    ]
+    assert not missing, f"pages missing from sitemap.xml: {missing}"
+
+
+def test_the_offline_zip_holds_the_whole_site_with_relative_links(site):
+    archive = zipfile.ZipFile(site / "sidebyside-offline.zip")
+    names = set(archive.namelist())
+    for page in site_pages(site):
+        member = "sidebyside/" + page.relative_to(site).as_posix()
+        assert member in names, f"the offline zip lacks {member}"
+        html = archive.read(member).decode()
+        absolute = re.findall(r'(?:href|src)="(/[^"]*)"', html)
+        assert not absolute, f"{member} links from the server root: {absolute[:3]}"
+    assert 'href="sidebyside-offline.zip"' in (site / "index.html").read_text()
 
 
 def test_pattern_page_draws_both_graphs(site):

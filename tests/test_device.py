@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 import torch
+from conftest import ROOT
 
 import sidebyside
 from sidebyside import device
@@ -45,4 +46,16 @@ def test_require_frameworks_names_package_version_and_fix(monkeypatch):
         sidebyside.require_frameworks()
     message = str(error.value)
     assert "torch==9.9.9 is required, found 2.13.0" in message
-    assert "pip install -r requirements/cpu.txt" in message
+    assert sidebyside.INSTALL_LINE in message
+
+
+def test_required_versions_are_the_pins_of_the_package():
+    """One truth: the versions checked at build time are those the package installs."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    requirements = project["dependencies"] + project["optional-dependencies"]["cpu"]
+    assert f"torch=={device.REQUIRED['torch']}" in requirements
+    assert any(
+        r.startswith(f"tensorflow-cpu=={device.REQUIRED['tensorflow']}") for r in requirements
+    )

@@ -8,18 +8,27 @@
 * ``check_every_example_ran``: after the build, every gallery script must have an executed page.
 * ``execute_notebook_pages_first``: runs the MyST notebook pages before the gallery, so their
   Jupyter kernel and the gallery's frameworks are never in memory at the same time.
+* ``install-line`` (directive) and ``add_install_line_to_downloads``: the one ``pip install`` line
+  a reader needs, on the pages and at the top of every downloaded script.
+* ``write_robots_and_offline_zip``: ``robots.txt`` naming the sitemap, and a zip of the whole site
+  that opens from disk.
 """
 
 from __future__ import annotations
 
+import ast
 import atexit
 import os
 import re
 import sys
+import zipfile
 from pathlib import Path
 
 from docutils import nodes
 from sphinx.errors import ExtensionError
+from sphinx.util.docutils import SphinxDirective
+
+import sidebyside
 
 GALLERY_OUTPUT = "auto_examples"
 PANE_START = {"tensorflow": re.compile(r"TensorFlow\b"), "pytorch": re.compile(r"PyTorch\b")}
@@ -259,8 +268,108 @@ def execute_notebook_pages_first(app, config) -> None:
     config.nb_execution_cache_path = str(cache.path)
 
 
+# --- the install line: on the pages and in every download -----------------------------------------
+
+INSTALL_NOTE = (
+    "On an NVIDIA GPU machine use ``[cuda]`` instead of ``[cpu]``. On Linux, PyPI's torch wheel is "
+    "the CUDA build (several GB); for the small CPU-only build, first run "
+    "``pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu``."
+)
+
+
+def _install_block() -> nodes.literal_block:
+    block = nodes.literal_block(sidebyside.INSTALL_LINE, sidebyside.INSTALL_LINE)
+    block["language"] = "console"
+    block["classes"].append("sbs-install")
+    return block
+
+
+class InstallLine(SphinxDirective):
+    """``install-line``: the one command that makes every downloaded example run."""
+
+    def run(self):
+        return [_install_block(), *self.parse_text_to_nodes(INSTALL_NOTE)]
+
+
+def add_install_line_to_example_footers(app, doctree: nodes.document) -> None:
+    """The download area of every example page says what to install first."""
+    if not app.env.docname.startswith(GALLERY_OUTPUT + "/"):
+        return
+    for footer in doctree.findall(nodes.container):
+        if "sphx-glr-footer" in footer["classes"]:
+            text = nodes.paragraph("", "To run the downloads on your machine, install first:")
+            footer.insert(0, _install_block())
+            footer.insert(0, text)
+
+
+DOWNLOAD_HEADER = """
+# Runs on your machine after one install (use [cuda] instead of [cpu] on an NVIDIA GPU):
+#     {line}
+import importlib.util  # noqa: E402
+import sys  # noqa: E402
+
+_missing = [m for m in ("sidebyside", "tensorflow", "torch") if not importlib.util.find_spec(m)]
+if _missing:
+    sys.exit(f"This example needs {{', '.join(_missing)}}. Install with: " + {line!r})
+"""
+
+
+def with_install_header(source: str) -> str:
+    """``source`` with DOWNLOAD_HEADER inserted after its module docstring."""
+    tree = ast.parse(source)
+    first = tree.body[0] if tree.body else None
+    docstring_end = first.end_lineno if isinstance(first, ast.Expr) else 0
+    lines = source.splitlines(keepends=True)
+    header = DOWNLOAD_HEADER.format(line=sidebyside.INSTALL_LINE)
+    return "".join(lines[:docstring_end]) + header + "".join(lines[docstring_end:])
+
+
+def add_install_line_to_downloads(app) -> None:
+    """Give every downloadable gallery script (and the zips holding it) the install header.
+
+    Runs after sphinx-gallery has copied the scripts into ``auto_examples`` and zipped them; the
+    sources in ``gallery/`` stay plain. A reader without the package gets one line, not a traceback.
+    """
+    gallery = Path(app.srcdir) / GALLERY_OUTPUT
+    patched = {}
+    for script in gallery.rglob("plot_*.py"):
+        text = script.read_text(encoding="utf-8")
+        if sidebyside.INSTALL_LINE not in text:
+            script.write_text(with_install_header(text), encoding="utf-8")
+        patched[script.name] = script.read_bytes()
+    for archive in gallery.rglob("*.zip"):
+        with zipfile.ZipFile(archive) as old:
+            members = [(info, old.read(info)) for info in old.infolist()]
+        with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as new:
+            for info, data in members:
+                new.writestr(info, patched.get(Path(info.filename).name, data))
+
+
+# --- robots.txt and the offline copy --------------------------------------------------------------
+
+OFFLINE_ZIP = "sidebyside-offline.zip"
+
+
+def write_robots_and_offline_zip(app, exception) -> None:
+    """``robots.txt`` pointing at the sitemap, and the whole site zipped for reading from disk."""
+    if exception is not None or app.builder.format != "html":
+        return
+    out = Path(app.outdir)
+    (out / "robots.txt").write_text(
+        f"User-agent: *\nAllow: /\n\nSitemap: {app.config.html_baseurl}sitemap.xml\n"
+    )
+    with zipfile.ZipFile(out / OFFLINE_ZIP, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(out.rglob("*")):
+            if path.is_file() and path.name != OFFLINE_ZIP and path.suffix != ".buildinfo":
+                archive.write(path, Path("sidebyside") / path.relative_to(out))
+
+
 def setup(app):
     _build["started"] = True
+    app.add_directive("install-line", InstallLine)
+    app.connect("builder-inited", add_install_line_to_downloads, priority=600)
+    app.connect("doctree-read", add_install_line_to_example_footers)
+    app.connect("build-finished", write_robots_and_offline_zip, priority=900)
     app.connect("config-inited", execute_notebook_pages_first)
     atexit.register(_exit_nonzero_if_unfinished)
     app.connect("doctree-read", wrap_panes)

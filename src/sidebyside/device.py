@@ -8,7 +8,7 @@ import random
 
 import numpy as np
 
-#: Versions the site is written and tested against (see requirements/cpu.txt).
+#: Versions the site is written and tested against (the pins of pyproject.toml; a test checks).
 REQUIRED = {"torch": "2.13.0", "tensorflow": "2.21.0"}
 _DISTRIBUTIONS = {"torch": ("torch",), "tensorflow": ("tensorflow", "tensorflow-cpu")}
 
@@ -34,10 +34,12 @@ def require_frameworks() -> None:
         if found is None or found.split("+")[0] != wanted:
             problems.append(f"{module}=={wanted} is required, found {found or 'nothing'}")
     if problems:
+        from sidebyside import INSTALL_LINE
+
         raise FrameworkError(
             "; ".join(problems)
-            + ". Fix: run `make html` (it creates .venv with the pinned versions), or "
-            "`pip install -r requirements/cpu.txt` (requirements/cuda.txt on an NVIDIA machine)."
+            + f". Fix: `{INSTALL_LINE}` (`[cuda]` instead of `[cpu]` on an NVIDIA GPU machine);"
+            " in a clone of the repository, `make html` sets up .venv with the pinned versions."
         )
 
 

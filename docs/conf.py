@@ -92,6 +92,7 @@ myst_enable_extensions = ["colon_fence"]
 html_theme = "pydata_sphinx_theme"
 html_title = "sidebyside"
 html_static_path = ["_static"]
+templates_path = ["_templates"]
 html_logo = "_static/logo.svg"
 html_favicon = "_static/logo.svg"
 html_theme_options = {

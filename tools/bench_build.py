@@ -9,6 +9,7 @@ Back to back, in one run:
    example re-executed. By default it builds a private copy of ``docs/`` in a temporary folder, so
    it never clashes with a build in ``docs/_build``; ``--in-place`` builds ``docs/_build/html``.
 
+Then Lighthouse (npm, headless Chromium) scores two pages of the rebuilt site, served with gzip.
 It prints both wall times, their ratio, the time of every example, the peak memory of each
 process tree, and PASS/FAIL against the targets below; writes it all to a JSON file; and exits
 non-zero if a target is missed. Usage: ``make bench`` or
@@ -171,6 +172,55 @@ def run_bare(scripts: list[Path], env: dict) -> dict:
     return bare
 
 
+LIGHTHOUSE_PAGES = ("index.html", "auto_examples/10_graphs/plot_20_autograd.html")
+# Lighthouse category: minimum score; and largest contentful paint in seconds at most.
+LIGHTHOUSE_TARGETS = {"performance": 90, "accessibility": 98, "best-practices": 100, "seo": 100}
+LCP_LIMIT = 2.5
+CHROME_FLAGS = (
+    "--headless=new --no-sandbox --disable-gpu --no-first-run --disable-sync "
+    "--disable-background-networking --disable-component-update"
+)
+
+
+def lighthouse(site: Path) -> dict:
+    """Lighthouse scores of two pages, served as a host serves them (gzip, under the prefix)."""
+    cli = ROOT / "node_modules/lighthouse/cli/index.js"
+    chrome = os.environ.get("SIDEBYSIDE_CHROMIUM", "/usr/bin/chromium")
+    if not cli.exists() or not Path(chrome).exists():
+        print("  (Lighthouse skipped: run `npm ci` and install chromium)")
+        return {}
+    sys.path.insert(0, str(ROOT / "tools"))
+    import site_server
+
+    httpd, url = site_server.serve(site)
+    scores = {}
+    try:
+        for page in LIGHTHOUSE_PAGES:
+            with tempfile.NamedTemporaryFile(suffix=".json") as report:
+                subprocess.run(
+                    [
+                        "node",
+                        str(cli),
+                        f"{url}/{page}",
+                        f"--chrome-flags={CHROME_FLAGS}",
+                        "--only-categories=performance,accessibility,best-practices,seo",
+                        "--output=json",
+                        f"--output-path={report.name}",
+                        "--quiet",
+                    ],
+                    env={**os.environ, "CHROME_PATH": chrome},
+                    check=True,
+                )
+                result = json.load(open(report.name))
+            scores[page] = {k: round(v["score"] * 100) for k, v in result["categories"].items()}
+            scores[page]["lcp_s"] = (
+                result["audits"]["largest-contentful-paint"]["numericValue"] / 1000
+            )
+    finally:
+        httpd.shutdown()
+    return scores
+
+
 def run_rebuild(env: dict, in_place: bool) -> dict:
     """The `make html` command on a private copy of docs/ (or on docs/ itself)."""
     with tempfile.TemporaryDirectory(prefix="sidebyside-bench-") as tmp:
@@ -180,6 +230,9 @@ def run_rebuild(env: dict, in_place: bool) -> dict:
         rebuild = measured_run([*command, str(docs), str(out)], cwd=ROOT, env=env)
         rebuild["command"] = " ".join(command[3:] + [str(docs), str(out)])
         rebuild["examples"] = example_times(docs)
+        if rebuild["returncode"] == 0:
+            print("   Lighthouse on the rebuilt site ...", flush=True)
+            rebuild["lighthouse"] = lighthouse(out)
     return rebuild
 
 
@@ -237,6 +290,21 @@ def main() -> int:
         name: {"value": values[name], "limit": limit, "unit": unit, "pass": values[name] <= limit}
         for name, (limit, unit) in TARGETS.items()
     }
+    for page, scores in rebuild.get("lighthouse", {}).items():
+        for category, minimum in LIGHTHOUSE_TARGETS.items():
+            checks[f"{page} {category}"] = {
+                "value": scores[category],
+                "limit": minimum,
+                "unit": "pts",
+                "pass": scores[category] >= minimum,
+                "at_least": True,
+            }
+        checks[f"{page} largest paint"] = {
+            "value": scores["lcp_s"],
+            "limit": LCP_LIMIT,
+            "unit": "s",
+            "pass": scores["lcp_s"] <= LCP_LIMIT,
+        }
 
     print(f"\n{'example':40} {'bare s':>8} {'rebuild s':>10}")
     for name in sorted(examples):
@@ -254,7 +322,9 @@ def main() -> int:
     )
     for name, check in checks.items():
         verdict = "PASS" if check["pass"] else "FAIL"
-        limit = f"{check['limit']:g} {check['unit']}"
+        limit = (
+            "at least " if check.get("at_least") else ""
+        ) + f"{check['limit']:g} {check['unit']}"
         print(f"{verdict}  {name:28} {check['value']:8.2f} {check['unit']:3}  (limit {limit})")
     print(f"      slowest example: {slowest}")
 

@@ -1,0 +1,484 @@
+"""
+Modules, layers and training
+============================
+
+One small convolutional network, the LeNet shape (two convolutions with pooling, then
+three dense layers), written four ways: Keras layers and a ``tf.Module`` built from
+``tf.nn`` functions in TensorFlow, an ``nn.Module`` and plain ``torch.nn.functional``
+calls in PyTorch. The two frameworks lay out images and weights differently, so copying
+PyTorch's starting weights into TensorFlow means transposing kernels and matching the
+order in which a feature map is flattened. With the same weights the outputs agree; then
+five training steps with SGD and momentum (a TensorFlow 1 graph, Keras in a
+``tf.function``, PyTorch) and with Adam give the same losses, step by step, once Adam's
+``epsilon`` means the same thing in both.
+"""
+
+# %%
+# Setup
+# -----
+# Both frameworks, the helpers of this site, and one seed for everything.
+import math
+
+import matplotlib.pyplot as plt
+import numpy as np
+import tensorflow as tf
+import torch
+import torch.nn.functional as F
+
+import sidebyside
+
+sidebyside.seed_everything(0)
+torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
+sidebyside.provenance()
+
+# %%
+# Synthetic images
+# ----------------
+# 32 grey images of 28 × 28 pixels, made right here: noise plus a bright 8 × 8 square in
+# one of the four quadrants, and the quadrant is the label (four classes). PyTorch's
+# convolutions want images *channels-first*, ``(N, C, H, W)``; TensorFlow's default is
+# *channels-last*, ``(N, H, W, C)``. It is the same array with its axes in another
+# order.
+rng = np.random.default_rng(0)
+labels = rng.integers(0, 4, size=32)
+images = rng.normal(0.0, 0.3, size=(32, 1, 28, 28)).astype(np.float32)
+for image, label in zip(images, labels, strict=True):
+    top, left = 4 + 12 * (label // 2), 4 + 12 * (label % 2)
+    image[0, top : top + 8, left : left + 8] += 1.0
+x_nchw = images  # PyTorch: (N, C, H, W)
+x_nhwc = np.ascontiguousarray(images.transpose(0, 2, 3, 1))  # TensorFlow: (N, H, W, C)
+print("PyTorch input (N, C, H, W):", x_nchw.shape)
+print("TensorFlow input (N, H, W, C):", x_nhwc.shape)
+print("labels:", *labels[:16], "...")
+
+# %%
+# Layers that own their weights
+# -----------------------------
+# A *layer* is an object that creates its weights and applies them:
+# ``tf.keras.layers.Conv2D`` and ``torch.nn.Conv2d``. Keras stacks layers in a
+# ``Sequential`` model. In PyTorch a network is an ``nn.Module`` subclass: layers
+# assigned as attributes in ``__init__`` are registered, so ``parameters()`` finds their
+# weights, and ``forward`` says how data flows. Operations without weights (ReLU,
+# max-pooling, flattening) are often written as plain functions from
+# ``torch.nn.functional``, imported as ``F``.
+#
+# Keras creates a layer's weights once it knows the input shape (``tf.keras.Input``
+# tells it at once); PyTorch asks for the input size up front (``Conv2d(1, 6, 5)``: 1
+# channel in, 6 out). Look at the shapes: a Keras convolution kernel is
+# ``(H, W, in, out)``, a PyTorch one ``(out, in, H, W)``; a Keras ``Dense`` kernel is
+# ``(in, out)``, a PyTorch ``Linear`` weight ``(out, in)``.
+
+# %%
+# **TensorFlow (Keras layers)**: channels last.
+layers = tf.keras.layers
+with tf.device(tf_device):
+    keras_net = tf.keras.Sequential([
+        tf.keras.Input(shape=(28, 28, 1)),
+        layers.Conv2D(6, 5, activation="relu", name="conv1"),
+        layers.MaxPooling2D(2, name="pool1"),
+        layers.Conv2D(16, 5, activation="relu", name="conv2"),
+        layers.MaxPooling2D(2, name="pool2"),
+        layers.Flatten(name="flatten"),  # (H, W, C) order
+        layers.Dense(120, activation="relu", name="fc1"),
+        layers.Dense(84, activation="relu", name="fc2"),
+        layers.Dense(4, name="fc3"),
+    ], name="lenet")
+for weight in keras_net.weights:
+    print(f"{weight.path:<18} {tuple(weight.shape)}")
+
+# %%
+# **PyTorch (nn.Module)**: channels first.
+class LeNet(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = torch.nn.Conv2d(1, 6, 5)
+        self.conv2 = torch.nn.Conv2d(6, 16, 5)
+        self.fc1 = torch.nn.Linear(16 * 4 * 4, 120)
+        self.fc2 = torch.nn.Linear(120, 84)
+        self.fc3 = torch.nn.Linear(84, 4)
+
+    def forward(self, x):
+        x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        x = torch.flatten(x, 1)  # (C, H, W) order
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        return self.fc3(x)
+
+
+torch_net = LeNet().to(torch_device)
+for name, weight in torch_net.named_parameters():
+    print(f"{name:<18} {tuple(weight.shape)}")
+
+# %%
+# Flattening is where the layouts bite
+# ------------------------------------
+# After the second pooling each image is a 4 × 4 map with 16 channels. Flattening turns
+# it into 256 numbers, and the two frameworks write them in different orders: PyTorch
+# walks ``(C, H, W)``, so the first numbers are channel 0, pixel by pixel; Keras walks
+# ``(H, W, C)``, so the first numbers are pixel (0, 0), channel by channel. Number the
+# entries of one feature map and flatten it both ways:
+feature_map = np.arange(256, dtype=np.float32).reshape(1, 16, 4, 4)  # (N, C, H, W)
+torch_order = torch.flatten(torch.from_numpy(feature_map), 1)
+keras_order = layers.Flatten()(feature_map.transpose(0, 2, 3, 1))
+print("PyTorch flattens to:", torch_order[0, :6].int().tolist(), "...")
+print("Keras flattens to:  ", keras_order[0, :6].numpy().astype(int).tolist(), "...")
+assert torch_order[0, 1] == 1 and keras_order[0, 1] == 16  # next pixel / next channel
+
+# %%
+# So PyTorch's ``fc1`` weight, ``(120, 256)`` with its inputs in ``(C, H, W)`` order,
+# has to have its 256 columns put into ``(H, W, C)`` order before it can serve as
+# Keras's ``fc1`` kernel. The function below turns PyTorch's ``state_dict`` into the
+# list that Keras's ``set_weights`` takes: convolution kernels go from
+# ``(out, in, H, W)`` to ``(H, W, in, out)``, dense weights are transposed, and
+# ``fc1``'s columns are reordered first.
+
+
+def keras_weights(state, match_flatten=True):
+    """PyTorch's state_dict as the list of arrays Keras's set_weights expects."""
+    w = {name: tensor.detach().cpu() for name, tensor in state.items()}
+    fc1 = w["fc1.weight"]  # (120, 256): inputs in (C, H, W) order
+    if match_flatten:
+        fc1 = fc1.reshape(120, 16, 4, 4).permute(0, 2, 3, 1)  # (out, H, W, C)
+        fc1 = fc1.reshape(120, 256)
+    arrays = [
+        w["conv1.weight"].permute(2, 3, 1, 0), w["conv1.bias"],  # OIHW -> HWIO
+        w["conv2.weight"].permute(2, 3, 1, 0), w["conv2.bias"],
+        fc1.T, w["fc1.bias"],  # (out, in) -> (in, out)
+        w["fc2.weight"].T, w["fc2.bias"],
+        w["fc3.weight"].T, w["fc3.bias"],
+    ]
+    return [np.ascontiguousarray(array.numpy()) for array in arrays]
+
+
+init = {name: value.detach().clone() for name, value in torch_net.state_dict().items()}
+x = torch.from_numpy(x_nchw).to(torch_device)
+y = torch.from_numpy(labels).to(torch_device)
+with torch.no_grad():
+    torch_logits = torch_net(x)
+
+keras_net.set_weights(keras_weights(init, match_flatten=False))  # only transposed
+wrong_error = sidebyside.parity.max_relative_error(torch_logits, keras_net(x_nhwc))
+keras_net.set_weights(keras_weights(init))  # transposed and reordered
+keras_logits = keras_net(x_nhwc)
+right_error = sidebyside.parity.max_relative_error(torch_logits, keras_logits)
+print(f"fc1 only transposed: logits differ by {wrong_error:.0%} of their size")
+print(f"fc1 columns reordered: logits differ by {right_error:.0e}")
+assert wrong_error > 0.1 and right_error < 1e-5
+
+# %%
+# Functions that take the weights
+# -------------------------------
+# Below the layers sit plain functions that are handed their weights: ``tf.nn.conv2d``
+# and ``F.conv2d``, ``tf.nn.max_pool2d`` and ``F.max_pool2d``. Written with them, the
+# network is just arithmetic, and the weights live wherever you keep them. TensorFlow's
+# ``tf.Module`` is a container for them: like an ``nn.Module`` it finds the
+# ``tf.Variable`` objects stored in its attributes (``trainable_variables``), but that
+# is all it does: no ``forward`` protocol, no ``train()``/``eval()`` mode, no hooks. The
+# TensorFlow 1 graph in the next section builds its network from this class. In PyTorch,
+# a function of ``F`` calls with a dictionary of tensors is the same network again.
+
+# %%
+# **TensorFlow (tf.Module)**: ``tf.nn`` functions, own variables.
+class TFLeNet(tf.Module):
+    def __init__(self, weights):
+        super().__init__(name="lenet")
+        self.w = [tf.Variable(array) for array in weights]
+
+    def __call__(self, x):
+        c1, b1, c2, b2, f1, g1, f2, g2, f3, g3 = self.w
+        x = tf.nn.relu(tf.nn.conv2d(x, c1, 1, "VALID") + b1)
+        x = tf.nn.max_pool2d(x, 2, 2, "VALID")
+        x = tf.nn.relu(tf.nn.conv2d(x, c2, 1, "VALID") + b2)
+        x = tf.nn.max_pool2d(x, 2, 2, "VALID")
+        x = tf.reshape(x, (-1, 4 * 4 * 16))  # (H, W, C) order
+        x = tf.nn.relu(x @ f1 + g1)
+        x = tf.nn.relu(x @ f2 + g2)
+        return x @ f3 + g3
+
+
+with tf.device(tf_device):
+    tf_module = TFLeNet(keras_weights(init))
+    module_logits = tf_module(x_nhwc)
+print("variables:", len(tf_module.trainable_variables))
+assert not any(hasattr(tf_module, name)
+               for name in ("forward", "train", "eval"))
+print("logits of image 0:", module_logits[0].numpy().round(4))
+
+# %%
+# **PyTorch (torch.nn.functional)**: ``F`` functions, weights passed in.
+def lenet_functional(x, p):
+    x = F.conv2d(x, p["conv1.weight"], p["conv1.bias"])
+    x = F.max_pool2d(F.relu(x), 2)
+    x = F.conv2d(x, p["conv2.weight"], p["conv2.bias"])
+    x = F.max_pool2d(F.relu(x), 2)
+    x = torch.flatten(x, 1)  # (C, H, W) order
+    x = F.relu(F.linear(x, p["fc1.weight"], p["fc1.bias"]))
+    x = F.relu(F.linear(x, p["fc2.weight"], p["fc2.bias"]))
+    return F.linear(x, p["fc3.weight"], p["fc3.bias"])
+
+
+functional_logits = lenet_functional(x, init)
+print("parameters:", len(init))
+print("logits of image 0:",
+      functional_logits[0].cpu().numpy().round(4))
+
+# %%
+# Training with SGD and momentum
+# ------------------------------
+# Five steps of full-batch training on the 32 images with the cross-entropy loss, from
+# the same starting weights, in three implementations. They all use the same momentum
+# rule, only written differently: PyTorch and TensorFlow 1 keep
+# ``buffer = 0.9 * buffer + gradient`` and step by ``-lr * buffer``; Keras keeps
+# ``velocity = 0.9 * velocity - lr * gradient`` and steps by ``velocity``, which is
+# ``-lr`` times the same buffer as long as ``lr`` does not change.
+#
+# In the TensorFlow 1 graph, ``MomentumOptimizer.minimize(loss)`` adds the gradient and
+# update operations to the graph and returns one operation that runs them all; each
+# ``Session.run`` of it is one training step. The loss fetched in the same run is the
+# one computed *before* the update, as ``loss.item()`` is in PyTorch.
+steps, lr_sgd, lr_adam = 5, 0.1, 0.003
+
+# %%
+# **TensorFlow (graph)**: ``minimize`` builds the update into the graph.
+graph = tf.Graph()
+with graph.as_default(), tf.device(tf_device):
+    images_in = tf.compat.v1.placeholder(tf.float32,
+                                         (None, 28, 28, 1))
+    labels_in = tf.compat.v1.placeholder(tf.int64, (None,))
+    net = TFLeNet(keras_weights(init))
+    loss = tf.reduce_mean(
+        tf.nn.sparse_softmax_cross_entropy_with_logits(
+            labels=labels_in, logits=net(images_in)))
+    sgd = tf.compat.v1.train.MomentumOptimizer(lr_sgd,
+                                               momentum=0.9)
+    train_op = sgd.minimize(loss)
+    init_op = tf.compat.v1.global_variables_initializer()
+losses = []
+with tf.compat.v1.Session(graph=graph) as session:
+    session.run(init_op)
+    feed = {images_in: x_nhwc, labels_in: labels}
+    for _ in range(steps):
+        _, loss_value = session.run([train_op, loss], feed)
+        losses.append(loss_value)
+tf_sgd = np.array(losses)
+print("losses:", tf_sgd.round(4))
+
+# %%
+# **PyTorch (eager)**: ``backward()`` then ``step()``, each step.
+torch_net.load_state_dict(init)
+sgd = torch.optim.SGD(torch_net.parameters(), lr=lr_sgd,
+                      momentum=0.9)
+losses = []
+for _ in range(steps):
+    loss = F.cross_entropy(torch_net(x), y)
+    sgd.zero_grad()
+    loss.backward()
+    sgd.step()
+    losses.append(loss.item())
+torch_sgd = np.array(losses)
+print("losses:", torch_sgd.round(4))
+
+# %%
+# The same with Keras and TensorFlow 2: a ``tf.GradientTape`` records the forward pass,
+# and the optimizer's ``apply_gradients`` updates the variables. ``tf.function`` traces
+# the step into a graph once and runs that graph five times. The function is written for
+# any Keras optimizer, so the Adam section below uses it again.
+cross_entropy = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+
+
+def keras_losses(optimizer):
+    """Train keras_net from the starting weights; the loss before each step."""
+    keras_net.set_weights(keras_weights(init))
+
+    @tf.function
+    def train_step(x, y):
+        with tf.GradientTape() as tape:
+            loss = cross_entropy(y, keras_net(x, training=True))
+        variables = keras_net.trainable_variables
+        grads = tape.gradient(loss, variables)
+        optimizer.apply_gradients(zip(grads, variables, strict=True))
+        return loss
+
+    with tf.device(tf_device):
+        return np.array([train_step(x_nhwc, labels).numpy() for _ in range(steps)])
+
+
+keras_sgd = keras_losses(tf.keras.optimizers.SGD(lr_sgd, momentum=0.9))
+print("Keras SGD losses:", keras_sgd.round(4))
+
+# %%
+# Adam, and what its epsilon means
+# --------------------------------
+# Both Adams keep the same running averages of the gradient, ``m``, and of its square,
+# ``v``, and correct them for their start at zero at step ``t``; the small ``epsilon``
+# that keeps the division safe is added in a different place:
+#
+# * PyTorch (``eps``, default ``1e-8``), as in Algorithm 1 of the Adam paper:
+#   ``lr * m_hat / (sqrt(v_hat) + eps)``, with ``m_hat = m / (1 - beta1**t)`` and
+#   ``v_hat = v / (1 - beta2**t)``.
+# * Keras (``epsilon``, default ``1e-7``), the "epsilon hat" form the paper gives just
+#   before its Section 2.1:
+#   ``lr * sqrt(1 - beta2**t) / (1 - beta1**t) * m / (sqrt(v) + epsilon)``.
+#
+# Divide the Keras form through by ``sqrt(1 - beta2**t)`` and it is PyTorch's, with
+# ``eps = epsilon / sqrt(1 - beta2**t)``: an ``eps`` that changes at every step (about
+# ``32 * epsilon`` at step 1, falling towards ``epsilon``). We keep Keras's default
+# ``epsilon = 1e-7`` and set PyTorch's ``eps`` to that value before each step, through
+# the optimizer's ``param_groups`` (the same dictionary a learning-rate schedule writes
+# to). The other settings are equal in both: ``lr``, ``beta1 = 0.9``, ``beta2 = 0.999``,
+# no weight decay, no AMSGrad.
+epsilon_hat = 1e-7  # Keras's default epsilon
+beta2 = 0.999  # the default of both
+
+# %%
+# **TensorFlow (tf.function)**: Keras Adam with its default epsilon.
+adam = tf.keras.optimizers.Adam(lr_adam, beta_1=0.9,
+                                beta_2=beta2,
+                                epsilon=epsilon_hat)
+keras_adam = keras_losses(adam)
+print("losses:", keras_adam.round(4))
+
+# %%
+# **PyTorch (eager)**: ``eps`` set for each step to match.
+def torch_adam_losses(eps_at_step):
+    torch_net.load_state_dict(init)
+    adam = torch.optim.Adam(torch_net.parameters(), lr=lr_adam,
+                            betas=(0.9, beta2))
+    losses = []
+    for step in range(1, steps + 1):
+        adam.param_groups[0]["eps"] = eps_at_step(step)
+        loss = F.cross_entropy(torch_net(x), y)
+        adam.zero_grad()
+        loss.backward()
+        adam.step()
+        losses.append(loss.item())
+    return np.array(losses)
+
+
+def matched_eps(t):
+    return epsilon_hat / math.sqrt(1 - beta2**t)
+
+
+torch_adam = torch_adam_losses(matched_eps)
+eps_steps = [matched_eps(t) for t in range(1, steps + 1)]
+print("eps per step:", *[f"{eps:.1e}" for eps in eps_steps])
+print("losses:", torch_adam.round(4))
+
+# %%
+# Had we not matched epsilon
+# --------------------------
+# The same PyTorch training with PyTorch's default ``eps = 1e-8``, and with
+# ``eps = 1e-7``, the same *number* as Keras's epsilon but not the same meaning. Both
+# drift away from Keras's losses, by far more than the matched version does, and by the
+# same amount: next to the ``eps`` that Keras's setting amounts to in these five steps
+# (printed above, ``3.2e-06`` down to ``1.4e-06``), both are too small to matter.
+torch_adam_default = torch_adam_losses(lambda t: 1e-8)
+torch_adam_same_number = torch_adam_losses(lambda t: epsilon_hat)
+matched_error = sidebyside.parity.max_relative_error(keras_adam, torch_adam)
+print("largest relative difference from Keras's losses, with")
+print(f"  {'eps = 1e-7 / sqrt(1 - beta2**t) (matched)':<42} {matched_error:.1e}")
+for what, losses in [
+    ("eps = 1e-8 (PyTorch's default)", torch_adam_default),
+    ("eps = 1e-7 (Keras's number)", torch_adam_same_number),
+]:
+    error = sidebyside.parity.max_relative_error(keras_adam, losses)
+    print(f"  {what:<42} {error:.1e}")
+    assert error > 10 * matched_error
+
+# %%
+# They agree
+# ----------
+# The same logits from all four ways of writing the network, and the same five losses,
+# step by step, from the three SGD implementations and the two Adams. The tolerance is
+# this site's default on a CPU: ``rtol = 1e-5`` and ``atol = 1e-6``, elementwise
+# (``rtol = 1e-3`` on a GPU, where convolutions use other kernels). These assertions run
+# on every build of the site.
+checks = [
+    (keras_logits, torch_logits, "logits (Keras vs nn.Module)"),
+    (module_logits, torch_logits, "logits (tf.Module vs nn.Module)"),
+    (module_logits, functional_logits, "logits (tf.Module vs torch.nn.functional)"),
+    (tf_sgd, torch_sgd, "SGD losses (TF1 graph vs PyTorch)"),
+    (keras_sgd, torch_sgd, "SGD losses (Keras vs PyTorch)"),
+    (keras_adam, torch_adam, "Adam losses (Keras vs PyTorch, matched epsilon)"),
+]
+for tf_value, torch_value, what in checks:
+    sidebyside.assert_close(tf_value, torch_value, what=what, device=torch_device)
+torch.testing.assert_close(functional_logits, torch_logits)  # the same operations
+assert torch_sgd[-1] < torch_sgd[0] and torch_adam[-1] < torch_adam[0]  # and both learn
+sidebyside.parity_report()
+
+# %%
+# The images and the losses
+# -------------------------
+# Left: one synthetic image of each class. Middle: the loss before each of the five
+# steps; the SGD runs lie on top of one another, and so do the matched Adams. Right: how
+# far apart they are, the largest difference over the five steps between each TensorFlow
+# run and PyTorch (log scale). The dotted line is the gap between two neighbouring
+# float32 numbers near 1. On a CPU the SGD runs differ by at most that one step, the
+# matched Adams by a little more, and an ``eps`` that means something else by about a
+# thousand times more.
+fig = plt.figure(figsize=(13, 4))
+grid = fig.add_gridspec(2, 4, width_ratios=(1, 1, 3, 3))
+for label in range(4):
+    ax = fig.add_subplot(grid[label // 2, label % 2])
+    ax.imshow(images[list(labels).index(label), 0], cmap="gray")
+    ax.set_title(f"label {label}", fontsize=9)
+    ax.set_axis_off()
+
+ax = fig.add_subplot(grid[:, 2])
+step_numbers = range(1, steps + 1)
+for name, losses, style in [
+    ("SGD: TF1 graph", tf_sgd, "-"), ("SGD: Keras", keras_sgd, ":"),
+    ("SGD: PyTorch", torch_sgd, "--"), ("Adam: Keras", keras_adam, "-"),
+    ("Adam: PyTorch, matched eps", torch_adam, "--"),
+]:
+    ax.plot(step_numbers, losses, style, marker="o", label=name)
+ax.set_xticks(step_numbers)
+ax.set_xlabel("training step")
+ax.set_ylabel("loss before the step")
+ax.legend(fontsize=8)
+
+ax = fig.add_subplot(grid[:, 3])
+gaps = {
+    "SGD: TF1 graph vs PyTorch": (tf_sgd, torch_sgd),
+    "SGD: Keras vs PyTorch": (keras_sgd, torch_sgd),
+    "Adam: Keras vs PyTorch,\nmatched eps": (keras_adam, torch_adam),
+    "Adam: Keras vs PyTorch,\neps = 1e-7": (keras_adam, torch_adam_same_number),
+    "Adam: Keras vs PyTorch,\neps = 1e-8": (keras_adam, torch_adam_default),
+}
+largest = [np.max(np.abs(a - b)) for a, b in gaps.values()]
+ax.barh(list(gaps), largest, color=["C0", "C0", "C2", "C3", "C3"])
+ax.axvline(np.spacing(np.float32(1.0)), color="k", linestyle=":")
+ax.set_xscale("log")
+ax.invert_yaxis()
+ax.set_xlabel("largest loss difference over the five steps")
+ax.tick_params(axis="y", labelsize=8)
+fig.tight_layout()
+plt.show()
+
+# %%
+# What to take away
+# -----------------
+# * Keras layers and ``nn.Module`` layers both own their weights; ``tf.nn`` and
+#   ``torch.nn.functional`` are the plain functions underneath, handed the weights. A
+#   ``tf.Module`` collects variables the way an ``nn.Module`` collects parameters.
+# * TensorFlow is channels-last (``NHWC``, kernels ``HWIO``, dense ``(in, out)``),
+#   PyTorch channels-first (``NCHW``, kernels ``OIHW``, linear ``(out, in)``). Copying
+#   weights means transposing them, and the first dense layer after a flatten also needs
+#   its inputs reordered: without that, the logits were wrong by tens of percent, with
+#   no error raised.
+# * The momentum rules of ``torch.optim.SGD``, Keras's ``SGD`` and TensorFlow 1's
+#   ``MomentumOptimizer`` are the same; their losses agree step for step.
+# * Keras's Adam ``epsilon`` is the paper's "epsilon hat", PyTorch's ``eps`` is
+#   Algorithm 1's epsilon: equal numbers are not equal settings. They match when
+#   ``eps = epsilon / sqrt(1 - beta2**t)`` at step ``t``.
+#
+# References: ``tf.keras.Sequential``, ``tf.keras.layers.Conv2D``,
+# ``tf.keras.layers.Flatten``, ``tf.keras.layers.Dense``,
+# ``tf.keras.Model.set_weights``, ``tf.Module``, ``tf.nn.conv2d``, ``tf.nn.max_pool2d``,
+# ``tf.compat.v1.train.MomentumOptimizer``, ``tf.keras.optimizers.SGD``,
+# ``tf.keras.optimizers.Adam``, ``tf.GradientTape``, ``tf.function``,
+# ``torch.nn.Module``, ``torch.nn.Conv2d``, ``torch.nn.Linear``,
+# ``torch.nn.functional.conv2d``, ``torch.flatten``,
+# ``torch.nn.functional.cross_entropy``, ``torch.optim.SGD``, ``torch.optim.Adam``.

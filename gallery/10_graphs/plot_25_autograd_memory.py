@@ -71,6 +71,16 @@ def first_line(error):
     return textwrap.fill(f"{type(error).__name__}: {line}", width=64)
 
 
+def show_error(error_type, call):
+    """Run ``call()``, which must raise ``error_type``; print the error."""
+    try:
+        call()
+    except error_type as error:
+        print(first_line(error))
+    else:
+        raise AssertionError(f"{error_type.__name__} expected")
+
+
 # %%
 # What is saved for backward
 # --------------------------
@@ -273,13 +283,8 @@ tape_grads = tape.gradient(loss, [W1, b1, W2, b2])
 print("after gradient():", alive(kept))
 assert alive(kept) == []
 
-raised = False
-try:
-    tape.gradient(loss, [W1, b1, W2, b2])
-except RuntimeError as error:
-    print(first_line(error))
-    raised = True
-assert raised
+show_error(RuntimeError,
+           lambda: tape.gradient(loss, [W1, b1, W2, b2]))
 
 with tf.GradientTape(persistent=True) as tape:
     loss, parts = forward(x)
@@ -293,13 +298,8 @@ del tape  # a persistent tape holds its record until then
 print("after del tape:", alive(kept))
 assert alive(kept) == []
 
-raised = False
-try:
-    tf.config.experimental.get_memory_info("CPU:0")
-except ValueError as error:
-    print(first_line(error))
-    raised = True
-assert raised
+memory_info = tf.config.experimental.get_memory_info
+show_error(ValueError, lambda: memory_info("CPU:0"))
 
 # %%
 # **PyTorch (eager)**: a box per saved tensor, freed by ``backward()``.
@@ -363,13 +363,7 @@ print(f"after backward:     {held_after},",
 assert held_before == 5  # as above: x, h, W2, h, out
 assert held_after == 0 and nodes_after == nodes_before
 
-raised = False
-try:
-    loss.backward()
-except RuntimeError as error:
-    print(first_line(error))
-    raised = True
-assert raised
+show_error(RuntimeError, loss.backward)
 
 loss, parts = forward(x)
 del parts
@@ -423,13 +417,12 @@ print(f"y = w + 1 saved {len(boxes)} tensors; after two"
 # **TensorFlow (tf.GradientTape)**: tensors can't change; variables can.
 x, W1, b1, W2, b2 = tf_network()
 h = tf.nn.relu(x @ W1 + b1)
-raised = False
 try:
     h[0, 0] = 0.0
 except TypeError as error:
     print(first_line(error))
-    raised = True
-assert raised
+else:
+    raise AssertionError("TypeError expected")
 
 with tf.GradientTape() as tape:
     tape.watch(h)
@@ -455,13 +448,8 @@ loss.backward(retain_graph=True)
 print("after z1.add_(1.0), backward() works")
 h.mul_(2.0)  # h was saved by relu and by h @ W2
 print("h._version after h.mul_(2.0):", h._version)
-raised = False
-try:
-    loss.backward()
-except RuntimeError as error:
-    print(first_line(error))
-    raised = True
-assert raised and h._version == 1
+show_error(RuntimeError, loss.backward)
+assert h._version == 1
 
 h = torch.relu(x @ W1 + b1)
 loss = torch.square(h @ W2 + b2).mean()
@@ -470,13 +458,7 @@ loss = torch.square(h @ W2 + b2).mean()
 )
 with torch.no_grad():
     W2.mul_(5.0)  # after the forward pass
-raised = False
-try:
-    torch.autograd.grad(loss, h)
-except RuntimeError as error:
-    print(first_line(error))
-    raised = True
-assert raised
+show_error(RuntimeError, lambda: torch.autograd.grad(loss, h))
 
 # %%
 # Opposite answers to the same mistake. TensorFlow's tape silently uses the ``W2`` it read during
@@ -591,13 +573,7 @@ attempts = [
     lambda: out._version,
 ]
 for attempt in attempts:
-    raised = False
-    try:
-        attempt()
-    except RuntimeError as error:
-        print(first_line(error))
-        raised = True
-    assert raised
+    show_error(RuntimeError, attempt)
 
 with torch.no_grad():
     out = model(x)
@@ -683,13 +659,7 @@ x = torch.tensor(3.0, requires_grad=True, device=torch_device)
 y = x**3
 (dy_dx,) = torch.autograd.grad(y, x)
 print("dy/dx.grad_fn:", dy_dx.grad_fn)
-raised = False
-try:
-    torch.autograd.grad(dy_dx, x)
-except RuntimeError as error:
-    print(first_line(error))
-    raised = True
-assert raised
+show_error(RuntimeError, lambda: torch.autograd.grad(dy_dx, x))
 
 # %%
 # When the gradient computation was not recorded, TensorFlow answers ``None`` (the tape never saw
@@ -736,13 +706,7 @@ print("same memory:", x_const.data_ptr() == x.data_ptr())
 y = x**2 * x_const
 x_const.add_(1.0)  # also changes x
 print("x after x_const.add_(1.0):", x.item())
-raised = False
-try:
-    y.backward()
-except RuntimeError as error:
-    print(first_line(error))
-    raised = True
-assert raised
+show_error(RuntimeError, y.backward)
 
 # %%
 # They agree

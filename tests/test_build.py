@@ -98,6 +98,42 @@ def test_pattern_page_draws_both_graphs(site):
     assert "dy/dw=5.0" in page and "dy/dx=2.0" in page
 
 
+# A count stated in prose is an inline literal "label: value", e.g. ``traces with tensors: 1``.
+STATED_COUNT = re.compile(
+    r"^[^:]*\b(traces?|graphs?|recompiles?|breaks?|calls|ran)\b[^:]*: .*\d.*$"
+)
+
+
+def counts_not_measured(html: str) -> list[str]:
+    """Counts the page's prose states that no line of its executed output prints exactly."""
+    from bs4 import BeautifulSoup  # pydata-sphinx-theme's dependency
+
+    article = BeautifulSoup(html, "html.parser").find("article")
+    printed = {
+        line.strip()
+        for output in article.select("div.sphx-glr-script-out pre")
+        for line in output.get_text().splitlines()
+    }
+    stated = (" ".join(code.get_text().split()) for code in article.select("p code.literal"))
+    return [count for count in stated if STATED_COUNT.match(count) and count not in printed]
+
+
+def test_every_count_stated_in_prose_is_the_count_the_build_measured(site):
+    stated_somewhere = False
+    for script in GALLERY_SCRIPTS:
+        html = example_page(site, script).read_text(encoding="utf-8")
+        assert not counts_not_measured(html), f"{script.name}: {counts_not_measured(html)}"
+        stated_somewhere |= "traces with tensors: 1" in html
+    assert stated_somewhere, "the retracing page states no count"
+    # The check sees a wrong count: the retracing page with one stated count changed.
+    page = site / "auto_examples/10_graphs/plot_50_retracing.html"
+    stated = 'ints:</span> <span class="pre">3</span>'
+    html = page.read_text(encoding="utf-8")
+    assert stated in html
+    wrong = html.replace(stated, stated.replace(">3<", ">4<"), 1)
+    assert counts_not_measured(wrong) == ["traces with Python ints: 4"]
+
+
 def visible_text(html: str) -> str:
     """Page text without markup, timings and dates: what must not change between builds."""
     text = re.sub(r"<script.*?</script>|<style.*?</style>|<[^>]+>", " ", html, flags=re.S)

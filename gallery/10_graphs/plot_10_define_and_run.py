@@ -8,7 +8,8 @@ while the arithmetic happens and is rebuilt on every call.
 
 Both compute the same function, ``y = (w + x) * (w + 1)``, at ``w = 1, x = 2``, and its
 gradients ``dy/dw = (w + 1) + (w + x) = 5`` and ``dy/dx = w + 1 = 2``. At the end we draw the graph each framework really
-built, straight from its objects.
+built, straight from its objects. The function and its numbers come from one of the source posts
+credited on :ref:`sources`.
 """
 
 # %%
@@ -71,11 +72,39 @@ for w_value in (2.0, 3.0):  # every call runs the Python again and records a fre
     print(f"run with w={w_value}, x=2: y={((w_new + 2.0) * (w_new + 1)).item()}")
 
 # %%
+# A graph can still grow
+# ----------------------
+# Built ahead of time does not mean frozen: operations can be added to a ``tf.Graph`` after a
+# session has run it, and the same session runs them too. Only ``graph.finalize()`` locks a graph;
+# after it, adding an operation raises.
+growing = tf.Graph()
+with growing.as_default():
+    v = tf.compat.v1.placeholder(tf.float32, shape=(), name="v")
+    doubled = tf.multiply(v, 2.0, name="doubled")
+with tf.compat.v1.Session(graph=growing) as session:
+    print("doubled:", session.run(doubled, {v: 3.0}))
+    with growing.as_default():
+        plus_one = tf.add(doubled, 1.0, name="plus_one")  # added after a run
+    print("plus_one, same session:", session.run(plus_one, {v: 3.0}))
+growing.finalize()
+refused = False
+try:
+    with growing.as_default():
+        tf.add(doubled, 2.0)
+except RuntimeError as error:
+    refused = True
+    print("after finalize():", type(error).__name__ + ":", error)
+assert refused
+
+# %%
 # TensorFlow 2: a graph from a Python function
 # --------------------------------------------
-# Modern TensorFlow runs eagerly, like PyTorch. ``tf.function`` traces the Python function once
-# into a graph (a ``ConcreteFunction``) and then runs that graph on later calls;
+# Modern TensorFlow runs eagerly, like PyTorch (``TensorFlow executes eagerly: True``; the
+# TensorFlow 1 graphs above were built inside ``with graph.as_default()`` blocks). ``tf.function``
+# runs the Python function once to *trace* it into a graph (a ``ConcreteFunction``) and runs that
+# graph on later calls with the same kind of arguments (see the next section);
 # ``tf.GradientTape`` records the operations for the gradient.
+print("TensorFlow executes eagerly:", tf.executing_eagerly())
 
 
 @tf.function
@@ -92,6 +121,40 @@ print(f"tf.function: y={tf2_y.numpy()}, dy/dw={tf2_dw.numpy()}, dy/dx={tf2_dx.nu
 print("operations in its traced graph:", len(concrete.graph.get_operations()))
 
 # %%
+# One graph per input signature, not one graph
+# --------------------------------------------
+# ``tf.function`` keeps one graph per *input signature*: the dtype and shape of each tensor
+# argument, and the value of each plain Python argument. The Python body runs only while
+# tracing, so a Python counter inside it counts the traces. Two calls with float32 scalars share
+# one graph: ``traces: 1``. A float64 scalar is a new signature (``traces: 2``), and so is a
+# float32 vector (``traces: 3``). A Python number is part of the signature by *value*: ``k=2.0``
+# and ``k=3.0`` trace again, a second ``k=2.0`` reuses its graph (``traces: 5``). Pass numbers
+# that change as tensors.
+traces = []
+
+
+@tf.function
+def scaled(x, k):
+    traces.append(k)  # plain Python: runs while tracing only
+    return x * k
+
+
+scaled(tf.constant(1.0), tf.constant(2.0))
+scaled(tf.constant(3.0), tf.constant(4.0))  # new values, same signature
+print("traces:", len(traces))
+assert len(traces) == 1
+scaled(tf.constant(1.0, tf.float64), tf.constant(2.0, tf.float64))  # new dtype
+print("traces:", len(traces))
+assert len(traces) == 2
+scaled(tf.constant([1.0, 2.0]), tf.constant(2.0))  # new shape
+print("traces:", len(traces))
+assert len(traces) == 3
+for k in (2.0, 3.0, 2.0):  # Python numbers: one trace per new value
+    scaled(tf.constant(1.0), k)
+print("traces:", len(traces))
+assert len(traces) == scaled.experimental_get_tracing_count() == 5
+
+# %%
 # They agree
 # ----------
 # The same numbers from all three; this assertion runs on every build of the site.
@@ -100,6 +163,7 @@ sidebyside.assert_close(tf_dw, torch_dw, what="dy/dw (TF1 graph vs PyTorch)")
 sidebyside.assert_close(tf_dx, torch_dx, what="dy/dx (TF1 graph vs PyTorch)")
 sidebyside.assert_close(tf2_y, torch_y, what="y (tf.function vs PyTorch)")
 sidebyside.assert_close(tf2_dw, torch_dw, what="dy/dw (tf.function vs PyTorch)")
+sidebyside.assert_close(tf2_dx, torch_dx, what="dy/dx (tf.function vs PyTorch)")
 assert (torch_y.item(), torch_dw.item(), torch_dx.item()) == (6.0, 5.0, 2.0)
 sidebyside.parity_report()
 
@@ -107,10 +171,12 @@ sidebyside.parity_report()
 # The graphs they built
 # ---------------------
 # Left, every operation in the TensorFlow graph: the forward ops (``w``, ``x``, ``a``, ``b``,
-# ``y``) and the gradient ops that ``tf.compat.v1.gradients`` added. Right, the backward graph
-# PyTorch recorded while computing ``y``, read from ``y.grad_fn``: one node per operation, grey for
-# the leaves ``w`` and ``x``. In both pictures the *nodes are operations* and the *edges carry
-# tensors* between them.
+# ``y`` and the constant ``1.0``) and the gradient ops that ``tf.compat.v1.gradients`` added.
+# Right, the backward graph PyTorch recorded while computing ``y``, read from ``y.grad_fn``: one
+# node per operation, and in grey the ``AccumulateGrad`` nodes that write the leaves' ``.grad``
+# (``w`` and ``x``). In both pictures the *nodes are operations* and the *edges* say which
+# result feeds which operation: tensors flow along them in TensorFlow, gradients flow back along
+# them in PyTorch.
 fig, (ax_tf, ax_torch) = plt.subplots(1, 2, figsize=(12, 5))
 sidebyside.draw_tf_graph(graph, ax_tf)
 sidebyside.draw_autograd_graph(y, ax_torch, names={"w": w, "x": x})
@@ -124,7 +190,8 @@ plt.show()
 #   ``Session.run``, and the same graph serves every input.
 # * PyTorch computes as it goes and records a fresh graph on every call, so ordinary Python
 #   decides what the graph looks like.
-# * Modern TensorFlow gets its graphs from ``tf.function``, which traces Python into a graph.
+# * Modern TensorFlow gets its graphs from ``tf.function``, which traces Python into a graph
+#   once per input signature: a new dtype, shape or Python value means a new trace.
 #
 # References: ``tf.compat.v1.placeholder``, ``tf.compat.v1.Session``, ``tf.compat.v1.gradients``,
 # ``tf.function``, ``tf.GradientTape``, ``torch.Tensor.backward``, ``torch.Tensor.grad_fn``.

@@ -7,13 +7,15 @@ What exactly does a framework keep when it computes a gradient? We take the smal
 operation made each of the others (``grad_fn`` in PyTorch, ``op.type`` in TensorFlow), why PyTorch
 forgets the gradients of intermediate results and the three ways to get them back, and what happens
 when you ask a recorded graph or a ``tf.GradientTape`` for gradients twice. At the end we draw the
-graph each framework kept.
+graph each framework kept. The example, its leaves, ``grad_fn`` and ``retain_grad`` come from one of
+the source posts credited on :ref:`sources`.
 """
 
 # %%
 # Setup
 # -----
 # Both frameworks, the helpers of this site, and one seed for everything.
+import textwrap
 import warnings
 
 import matplotlib.pyplot as plt
@@ -36,7 +38,7 @@ sidebyside.provenance()
 #
 # Older PyTorch code wraps tensors in ``torch.autograd.Variable``. Since PyTorch 0.4 a plain tensor
 # created with ``requires_grad=True`` does the same job; ``Variable`` survives only so that old
-# code still runs.
+# code still runs, and what it returns is a plain tensor (printed at the end of the PyTorch pane).
 
 # %%
 # **TensorFlow (graph)**: build the graph, add the gradient operations, then run.
@@ -64,14 +66,19 @@ y.backward()
 torch_y, torch_dw, torch_dx = y.detach(), w.grad, x.grad
 print(f"y = {torch_y.item()}, dy/dw = {torch_dw.item()}, dy/dx = {torch_dx.item()}")
 assert (torch_dw.item(), torch_dx.item()) == (5.0, 2.0)
+legacy = torch.autograd.Variable(torch.ones(1))
+print("Variable(...) returns a", type(legacy).__name__)
+assert type(legacy) is torch.Tensor
 
 # %%
 # Where each tensor came from
 # ---------------------------
 # Every tensor remembers the operation that produced it. In a TensorFlow graph that is
-# ``tensor.op``: placeholders have no inputs, they are where the graph starts. PyTorch calls the
-# tensors you created yourself *leaves* (``is_leaf``); every other tensor points, through
-# ``grad_fn``, to the backward function of the operation that made it. A leaf has no ``grad_fn``.
+# ``tensor.op``: placeholders have no inputs, they are where the graph starts. In PyTorch, a
+# tensor computed (with recording on) from something that requires a gradient points, through
+# ``grad_fn``, to the backward function of the operation that made it. Every other tensor is a *leaf*
+# (``is_leaf``) and has no ``grad_fn``: the tensors you created with ``requires_grad=True``, like
+# ``w`` and ``x``, and every tensor that does not require a gradient at all (next section).
 
 # %%
 # **TensorFlow (graph)**: ``op.type`` and the operation's inputs.
@@ -90,6 +97,26 @@ for name, tensor in torch_tensors.items():
 assert [t.is_leaf for t in torch_tensors.values()] == [True, True, False, False, False]
 assert w.grad_fn is None and x.grad_fn is None
 assert [type(t.grad_fn).__name__ for t in (a, b, y)] == ["AddBackward0"] * 2 + ["MulBackward0"]
+
+# %%
+# Leaves are not only the tensors you made
+# ----------------------------------------
+# A tensor with ``requires_grad=False`` is a leaf wherever it came from: a constant, the result
+# of arithmetic on constants, a ``detach()``-ed copy, or anything computed under
+# ``torch.no_grad()``. Autograd records nothing about them, so they have no ``grad_fn``.
+c = torch.tensor(3.0, device=torch_device)
+with torch.no_grad():
+    w_doubled = w * 2
+more_leaves = {
+    "c (a constant)": c,
+    "c * 2": c * 2,
+    "a.detach()": a.detach(),
+    "w * 2 under no_grad": w_doubled,
+}
+for name, tensor in more_leaves.items():
+    print(f"{name:20} is_leaf={tensor.is_leaf} requires_grad={tensor.requires_grad}")
+assert all(t.is_leaf and not t.requires_grad for t in more_leaves.values())
+assert all(t.grad_fn is None for t in more_leaves.values())
 
 # %%
 # Gradients of intermediate results
@@ -118,10 +145,14 @@ y = a * b
 y.backward()
 print("a.retains_grad:", a.retains_grad, " a.grad:", a.grad)
 print("b.retains_grad:", b.retains_grad)
-with warnings.catch_warnings():  # reading .grad of a non-leaf warns, as it is usually a mistake
-    warnings.simplefilter("ignore", UserWarning)
-    print("b.grad:", b.grad)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always", UserWarning)
+    print("b.grad:", b.grad)  # reading it warns: likely a bug
     assert b.grad is None
+first_sentence = str(caught[0].message).split(". ")[0]
+lines = textwrap.wrap(first_sentence, 60)
+print("UserWarning:", *lines, sep="\n  ")
+assert issubclass(caught[0].category, UserWarning)
 torch_da = a.grad
 assert torch_da.item() == 2.0 and w.grad.item() == 5.0
 
@@ -130,9 +161,9 @@ assert torch_da.item() == 2.0 and w.grad.item() == 5.0
 # -------------------------------------------
 # Both frameworks can also *return* gradients rather than store them. ``tf.GradientTape`` records
 # the operations run inside its block; ``tape.watch`` is its version of ``requires_grad=True``
-# (a ``tf.Variable`` is watched automatically, a constant is not). Any tensor computed inside the
-# block can be a target or a source, ``a`` included. PyTorch's equivalent is
-# ``torch.autograd.grad``, which touches no ``.grad`` at all.
+# (a trainable ``tf.Variable`` is watched automatically, a constant is not: shown below). Any
+# tensor computed inside the block can be a target or a source, ``a`` included. PyTorch's
+# equivalent is ``torch.autograd.grad``, which touches no ``.grad`` at all.
 
 # %%
 # **TensorFlow (tf.GradientTape)**: the tape returns ``dy/dw``, ``dy/dx`` and ``dy/da``.
@@ -158,10 +189,21 @@ print(f"dy/dw = {grad_dw.item()}, dy/dx = {grad_dx.item()}, dy/da = {grad_da.ite
 assert w.grad is None  # nothing was stored
 
 # %%
+# What a tape watches by itself: a trainable ``tf.Variable`` yes, an unwatched constant no (its
+# gradient comes back as ``None``).
+w_variable, w_constant = tf.Variable(1.0), tf.constant(1.0)
+with tf.GradientTape() as tape:
+    y = w_variable * w_constant
+watched = tape.gradient(y, [w_variable, w_constant])
+print("dy/dw_variable =", watched[0].numpy(), " dy/dw_constant =", watched[1])
+assert watched[0].numpy() == 1.0 and watched[1] is None
+
+# %%
 # A hook on an intermediate tensor
 # --------------------------------
 # The third PyTorch way: ``register_hook`` calls a function with the gradient as it flows
-# backwards through ``a``. Hooks can log or even replace gradients; here we only keep a copy.
+# backwards through ``a``. Hooks can log gradients, as here, where we keep a copy; a hook that
+# returns a tensor replaces the gradient, as the second example shows.
 a = w + x
 b = w + 1
 y = a * b
@@ -171,13 +213,23 @@ y.backward()
 print("the hook saw dy/da =", seen[0].item())
 assert len(seen) == 1 and seen[0].item() == 2.0
 
+a = w + x
+y = a * (w + 1)
+a.register_hook(lambda grad: torch.zeros_like(grad))  # replace dy/da by 0
+(dw_without_a,) = torch.autograd.grad(y, w)  # only the path through b is left
+print("with dy/da replaced by 0, dy/dw =", dw_without_a.item())
+assert dw_without_a.item() == 3.0  # b's share, a = 3, instead of 5
+
 # %%
 # Asking twice
 # ------------
-# To save memory, a ``tf.GradientTape`` lets go of its record after the first ``gradient`` call,
-# and PyTorch frees the values that ``backward()`` needed as soon as it has used them. Asking a
-# second time is an error in both; ``persistent=True`` (TensorFlow) and ``retain_graph=True``
-# (PyTorch) keep the record for another question.
+# To save memory, a ``tf.GradientTape`` lets go of its record after the first ``gradient`` call.
+# PyTorch's ``backward()`` frees the *saved tensors*: the values that the backward functions kept
+# from the forward pass (``MulBackward0`` keeps ``a`` and ``b``, it needs them for ``dy/dw``). The
+# graph itself stays: after ``backward()``, ``y.grad_fn`` and its ``next_functions`` are still
+# there, but a second ``backward()`` through them finds the saved values gone and raises. A graph
+# that saved nothing, such as a single addition, can even be walked twice. ``persistent=True``
+# (TensorFlow) and ``retain_graph=True`` (PyTorch) keep what is needed for another question.
 
 # %%
 # **TensorFlow (tf.GradientTape)**: a second ``gradient`` call needs a persistent tape.
@@ -199,19 +251,32 @@ print("persistent tape:", tape.gradient(y, w).numpy(), "then", tape.gradient(y, 
 del tape  # a persistent tape holds its record until it is deleted
 
 # %%
-# **PyTorch (eager)**: a second ``backward()`` needs ``retain_graph=True`` the first time.
+# **PyTorch (eager)**: the graph survives ``backward()``, its saved tensors do not.
 w = torch.tensor(1.0, requires_grad=True, device=torch_device)
 x = torch.tensor(2.0, device=torch_device)
 y = (w + x) * (w + 1)
 y.backward()
+node = y.grad_fn  # still there after backward()
+parents = [type(fn).__name__ for fn, _ in node.next_functions]
+print("y.grad_fn:", type(node).__name__, "<-", parents)
+raised = False
 try:
     y.backward()
 except RuntimeError as error:
+    raised = True
     print("second call:", type(error).__name__, "-", str(error).split("(")[0])
+assert raised and parents == ["AddBackward0", "AddBackward0"]
+
+w.grad = None
+total = w + x  # AddBackward0 saves no tensors
+total.backward()
+total.backward()  # nothing was freed: no error
+print("an addition, backward() twice: w.grad =", w.grad.item())
+assert w.grad.item() == 2.0  # 1 from each call
 
 w.grad = None
 y = (w + x) * (w + 1)
-y.backward(retain_graph=True)
+y.backward(retain_graph=True)  # keep the saved tensors
 first = w.grad.item()
 y.backward()  # adds to w.grad
 print("retain_graph=True:", first, "then", w.grad.item() - first)
@@ -233,10 +298,10 @@ sidebyside.parity_report()
 # %%
 # The graphs they kept
 # --------------------
-# Left, the TensorFlow graph: the five forward operations plus the gradient operations that the
-# two ``tf.compat.v1.gradients`` calls added to it. Right, the record PyTorch keeps for a fresh
-# ``y``, read from ``y.grad_fn``: one backward function per operation, and an ``AccumulateGrad``
-# node (grey) that writes each leaf's ``.grad``.
+# Left, the TensorFlow graph: the forward operations (``w``, ``x``, ``one``, ``a``, ``b``, ``y``)
+# plus the gradient operations that the two ``tf.compat.v1.gradients`` calls added to it. Right,
+# the record PyTorch keeps for a fresh ``y``, read from ``y.grad_fn``: one backward function per
+# operation, and an ``AccumulateGrad`` node (grey) that writes each leaf's ``.grad``.
 w = torch.tensor(1.0, requires_grad=True, device=torch_device)
 x = torch.tensor(2.0, requires_grad=True, device=torch_device)
 a = w + x
@@ -256,8 +321,11 @@ plt.show()
 # * ``backward()`` keeps gradients only for leaves. For an intermediate tensor use
 #   ``retain_grad()``, ``torch.autograd.grad`` or a hook; TensorFlow differentiates with respect
 #   to any tensor you name.
-# * A recorded graph answers one gradient question by default: ``persistent=True`` and
-#   ``retain_graph=True`` keep it for more.
+# * A recorded graph answers one gradient question by default: a tape forgets its record, and
+#   ``backward()`` frees the saved tensors (the graph's nodes stay). ``persistent=True`` and
+#   ``retain_graph=True`` keep them for more.
+# * Leaves are the tensors without a ``grad_fn``: those you created with ``requires_grad=True``,
+#   and every tensor that requires no gradient.
 # * ``torch.autograd.Variable`` is legacy: use tensors with ``requires_grad=True``.
 #
 # References: ``tf.compat.v1.gradients``, ``tf.GradientTape``, ``tf.GradientTape.watch``,

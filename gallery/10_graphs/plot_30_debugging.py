@@ -6,14 +6,19 @@ In eager code every line runs when Python reaches it, so the usual tools work: `
 ``pdb``, a debugger's breakpoint, a traceback that points at the line that failed. In a graph the
 Python runs once, to *build* the graph, and the numbers flow later. That changes what each tool
 shows you. This page looks at three everyday questions in both styles: when does my ``print``
-run, can I look at an intermediate value, and which line does an error point to?
+run, can I look at an intermediate value, and which line does an error point to? One of the
+source posts credited on :ref:`sources` names "easier to debug" as a strength of dynamic graphs;
+this is what that means in practice.
 """
 
 # %%
 # Setup
 # -----
 # Both frameworks, the helpers of this site, and one seed for everything.
+import contextlib
+import io
 import linecache
+import sys
 import tempfile
 import traceback
 from pathlib import Path
@@ -39,7 +44,8 @@ sidebyside.provenance()
 # One practical catch: ``tf.print`` is executed by TensorFlow's C++ runtime, which writes straight
 # to the process's stderr (or stdout), underneath Python. Notebooks and this page capture Python's
 # ``sys.stdout`` only, so its lines would appear in the terminal and not here, even with
-# ``output_stream=sys.stdout``. We send them to a file and show the file.
+# ``output_stream=sys.stdout`` (shown after the two panes). We send them to a file and show the
+# file.
 
 # %%
 # **TensorFlow (tf.function)**: ``print`` once per trace, ``tf.print`` once per call.
@@ -57,6 +63,7 @@ with tempfile.TemporaryDirectory() as folder:
     double(tf.constant(4))  # int32: a new trace
     printed_by_graph = log.read_text().splitlines()
 print(*printed_by_graph, sep="\n")
+print("tf.print lines:", len(printed_by_graph))
 traces = double.experimental_get_tracing_count()
 print("traces:", traces)
 
@@ -74,8 +81,19 @@ for value in (1.0, 2.0, 3.0):
 y = double(torch.tensor(4, device=torch_device))  # int64
 
 # %%
-# Four calls: ``print`` ran at the two traces, ``tf.print`` at all four calls.
+# Four calls: ``print`` ran once per trace (``traces: 2``), ``tf.print`` once per call
+# (``tf.print lines: 4``).
 assert traces == 2 and len(printed_by_graph) == 4
+
+# %%
+# And ``output_stream=sys.stdout`` does not bring ``tf.print`` back into Python's ``sys.stdout``:
+# below, Python's output is redirected into a buffer, and the buffer stays empty. The line goes
+# to the process's own standard output: if you run this script in a terminal, you see it there.
+buffer = io.StringIO()
+with contextlib.redirect_stdout(buffer):
+    tf.print("tf.print to sys.stdout", output_stream=sys.stdout)
+print("what Python's sys.stdout received:", repr(buffer.getvalue()))
+assert buffer.getvalue() == ""
 
 # %%
 # Looking at an intermediate value
@@ -138,9 +156,10 @@ sidebyside.parity_report()
 # --------------------------
 # Multiply a 2x3 matrix by another 2x3 matrix: the shapes do not fit. In a TensorFlow 1 graph whose
 # placeholders have *unknown* shapes, building the product succeeds; the error only comes when
-# ``Session.run`` executes it. The Python traceback then ends in ``session.run``, not at the line
-# that built the bad operation; TensorFlow's message helps by naming the operation (``product``)
-# and, in recent versions, where it was defined. PyTorch raises on the very line that multiplies.
+# ``Session.run`` executes it. The only line of this script in the Python traceback is then the
+# ``session.run`` call, not the line that built the bad operation; TensorFlow's message helps by
+# naming the operation (``product``) and where it was defined, and every operation keeps the
+# Python stack that built it (``op.traceback``). PyTorch raises on the very line that multiplies.
 a_np = np.ones((2, 3), np.float32)
 b_np = np.ones((2, 3), np.float32)
 

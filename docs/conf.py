@@ -38,6 +38,7 @@ extensions = [
     "sphinx_sitemap",
     "notfound.extension",
     "sidebyside_ext",
+    "figures",  # docs/_ext/figures.py: every figure in a light and a dark variant
 ]
 exclude_patterns = [
     "_build",
@@ -50,16 +51,19 @@ exclude_patterns = [
 nitpicky = True
 
 # -- Gallery ---------------------------------------------------------------------------------------
-# `make html EXAMPLE=autograd` executes only the scripts whose file name contains "autograd"; the
-# other pages are still written, with their code but without outputs.
+# `make html EXAMPLE=autograd` (the edit loop) executes only the scripts whose file name contains
+# "autograd"; the other pages keep the outputs of the last build (sphinx-gallery skips a script
+# whose md5 matches its last run). `make serve` (SIDEBYSIDE_LIVE=1) re-executes a script only when
+# it changed. A plain `make html` re-executes every script.
 only = os.environ.get("EXAMPLE", "")
+live = bool(os.environ.get("SIDEBYSIDE_LIVE"))
 sphinx_gallery_conf = {
     "examples_dirs": ["../gallery"],
     "gallery_dirs": ["auto_examples"],
     "filename_pattern": rf"/plot_[^/]*{re.escape(only)}",
     "backreferences_dir": "gen_modules/backreferences",
     "within_subsection_order": "FileNameSortKey",  # order comes from file names, never from length
-    "run_stale_examples": True,  # every build re-executes every example
+    "run_stale_examples": not live,  # every build re-executes every example, except live preview
     "reset_modules": ("matplotlib", "sidebyside_ext.reset_example"),
     "reset_modules_order": "both",
     "capture_repr": ("_repr_html_", "__repr__"),
@@ -71,6 +75,8 @@ sphinx_gallery_conf = {
     "show_memory": False,
     "min_reported_time": 0,
     "download_all_examples": True,
+    # Each figure twice, for the theme's light and dark modes (docs/_ext/figures.py).
+    "image_scrapers": ("figures.light_and_dark_scraper",),
     # A downloaded notebook installs what it needs first (the .py gets the same line, see _ext).
     "first_notebook_cell": (
         "# Installs this site's helpers and the pinned PyTorch and TensorFlow (CPU builds).\n"

@@ -14,6 +14,7 @@ playwright = pytest.importorskip("playwright.sync_api")
 CHROMIUM = os.environ.get("SIDEBYSIDE_CHROMIUM", "/usr/bin/chromium")
 SHOTS = ROOT / "artifacts" / "screenshots"
 EXAMPLE = "auto_examples/10_graphs/plot_10_define_and_run.html"
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"  # pinned in package.json
 pytestmark = pytest.mark.browser
 
 
@@ -164,3 +165,86 @@ def test_the_offline_zip_opens_from_disk(site, browser, tmp_path):
     assert page.locator(".sbs-grid").count() > 0, f"no example page opened: {page.url}"
     assert not watched.problems, "\n".join(watched.problems)
     watched.page.close()
+
+
+def reader_pages(site) -> list[str]:
+    """Every page a reader can open, as paths relative to the site root."""
+    pages = sorted(page.relative_to(site).as_posix() for page in site.rglob("*.html"))
+    return [page for page in pages if not page.startswith(("_static/", "_sources/"))]
+
+
+def themed_page(browser, mode: str, width: int = 1280):
+    """A page in light or dark mode, chosen the way the theme's switch stores it."""
+    context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=mode)
+    context.add_init_script(f"localStorage.setItem('mode', '{mode}');")
+    return context.new_page()
+
+
+@pytest.mark.parametrize("width", [1280, 1440, 1920])
+def test_no_code_or_output_in_a_pane_scrolls_sideways(site, server, browser, width):
+    """Both panes show every line whole at laptop widths (tools/lint_panes.py keeps code to 64)."""
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    clipped, blocks = [], 0
+    for script in sorted(site.glob("auto_examples/*/plot_*.html")):
+        page.goto(f"{server}/{script.relative_to(site).as_posix()}")
+        found = page.evaluate(
+            """() => [...document.querySelectorAll('.sbs-pane pre')].map(pre => [
+                 pre.scrollWidth - pre.clientWidth,
+                 pre.textContent.split('\\n').reduce((a, b) => (b.length > a.length ? b : a))])"""
+        )
+        blocks += len(found)
+        clipped += [f"{script.name}: {line!r}" for extra, line in found if extra > 1]
+    page.close()
+    assert blocks > 100, f"only {blocks} blocks in panes: the pane markup changed?"
+    assert not clipped, f"{len(clipped)} of {blocks} blocks scroll sideways:\n" + "\n".join(
+        clipped
+    )
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+def test_no_serious_accessibility_violation_on_any_page(site, server, browser, mode):
+    """axe-core (WCAG 2.2 AA rules and best practices, none disabled) on every page."""
+    page = themed_page(browser, mode)
+    problems = []
+    for path in reader_pages(site):
+        page.goto(f"{server}/{path}", wait_until="networkidle")
+        assert page.evaluate("document.documentElement.dataset.theme") == mode, path
+        page.add_script_tag(path=str(AXE))
+        violations = page.evaluate(
+            """async () => (await axe.run(document)).violations
+                 .filter(v => v.impact === 'serious' || v.impact === 'critical')
+                 .map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => n.target).join(' | ')}`)"""
+        )
+        problems += [f"{path}: {violation}" for violation in violations]
+    page.context.close()
+    assert not problems, "\n".join(problems)
+
+
+def test_no_figure_is_a_bright_slab_in_dark_mode(site, server, browser):
+    """In dark mode every figure's visible pixels are mostly dark: no white rectangles."""
+    page = themed_page(browser, "dark")
+    bright, seen = [], 0
+    for path in reader_pages(site):
+        page.goto(f"{server}/{path}", wait_until="networkidle")
+        for figure in page.locator("article img:visible").all():
+            box = figure.bounding_box()
+            if not box or box["width"] < 120 or box["height"] < 80:
+                continue  # icons and thumbnails of nothing
+            figure.scroll_into_view_if_needed()
+            shot = figure.screenshot()
+            seen += 1
+            if bright_share(shot) > 0.5:
+                bright.append(f"{path}: {figure.get_attribute('src')}")
+    page.context.close()
+    assert seen >= 10, f"only {seen} figures seen"
+    assert not bright, "figures that show as bright slabs in dark mode:\n" + "\n".join(bright)
+
+
+def bright_share(png: bytes) -> float:
+    """The share of a screenshot's pixels that are near white."""
+    import io
+
+    from PIL import Image  # matplotlib's dependency
+
+    counts = Image.open(io.BytesIO(png)).convert("L").histogram()  # pixels per grey level
+    return sum(counts[201:]) / sum(counts)

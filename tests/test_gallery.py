@@ -8,6 +8,7 @@ from conftest import GALLERY_SCRIPTS, MEASURED, ROOT
 
 sys.path.insert(0, str(ROOT / "tools"))
 import bench_build  # noqa: E402  (tools/ is a folder of scripts, not a package)
+import lint_panes  # noqa: E402
 
 # Each script on its own, as a reader runs it, is tested from the built site's downloads in a fresh
 # environment: tests/test_reader.py.
@@ -41,5 +42,17 @@ def test_a_broken_cheatsheet_claim_fails_naming_its_row(tmp_path):
         [sys.executable, broken.name], cwd=tmp_path, env=env, capture_output=True, text=True
     )
     assert result.returncode != 0
-    assert "cheatsheet row 'numpy() / from_numpy" in result.stderr
+    assert "cheatsheet row 'convert_to_tensor ↔ numpy() / from_numpy'" in result.stderr
     assert "must share" in result.stderr
+
+
+def test_every_line_of_code_in_a_pane_fits_the_pane(tmp_path):
+    """`make lint` runs tools/lint_panes.py; the browser test checks the rendered panes too."""
+    problems = [p for script in GALLERY_SCRIPTS for p in lint_panes.long_pane_lines(script)]
+    assert not problems, "\n".join(problems)
+    wide = tmp_path / "plot_wide.py"
+    wide.write_text(
+        '"""\nProbe\n=====\n"""\n\n# %%\n# **PyTorch (eager)**: a pane.\n'
+        f"x = {'1 + ' * 30}1\n\n# %%\n# Not a pane.\ny = {'1 + ' * 30}1\n"
+    )
+    assert lint_panes.long_pane_lines(wide) == [f"{wide}:8: 125 > 64 characters in a pane"]

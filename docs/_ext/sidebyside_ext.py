@@ -12,6 +12,8 @@
   a reader needs, on the pages and at the top of every downloaded script.
 * ``write_robots_and_offline_zip``: ``robots.txt`` naming the sitemap, and a zip of the whole site
   that opens from disk.
+* ``name_sidebar_toggles``: the theme's expand/collapse buttons in the sidebar get an accessible
+  name ("Pages under …"); the theme gives them only an icon.
 """
 
 from __future__ import annotations
@@ -228,7 +230,7 @@ def check_every_example_ran(app, exception) -> None:
             text = page.read_text(encoding="utf-8")
             match = _RUNNING_TIME.search(text)
             seconds = 60 * int(match[1]) + float(match[2]) if match else 0.0
-            outputs = ("sphx-glr-script-out", "image-sg", "output_html")  # text, figures, HTML
+            outputs = ("sphx-glr-script-out", "sphx-glr-single-img", "output_html")  # text, figure, HTML
             if seconds == 0.0 or not any(output in text for output in outputs):
                 problems.append(f"{script.name}: the page shows no executed output ({seconds} s)")
     if problems:
@@ -243,8 +245,9 @@ def execute_notebook_pages_first(app, config) -> None:
 
     myst-nb would execute them while reading, after sphinx-gallery has loaded both frameworks into
     this process: a kernel importing them again on top (+0.85 GB here). With
-    ``nb_execution_mode = "cache"`` it finds these fresh outputs instead. The cache is emptied
-    first, so every build still executes every page.
+    ``nb_execution_mode = "cache"`` it finds these fresh outputs instead. A full build empties
+    the cache first, so it executes every page; ``make html EXAMPLE=…`` (the edit loop) executes
+    only pages that changed since the cache was filled.
     """
     from jupyter_cache import get_cache
     from jupyter_cache.base import CacheBundleIn
@@ -252,12 +255,16 @@ def execute_notebook_pages_first(app, config) -> None:
     from myst_nb.core.read import read_myst_markdown_notebook
 
     cache = get_cache(str(Path(app.outdir).parent / "jupyter_cache"))
-    cache.clear_cache()
+    edit_loop = bool(os.environ.get("EXAMPLE"))
+    if not edit_loop:
+        cache.clear_cache()
     for page in sorted(Path(app.srcdir).rglob("*.md")):
         text = page.read_text(encoding="utf-8")
         if "file_format: mystnb" not in text or "_build" in page.parts:
             continue
         notebook = read_myst_markdown_notebook(text, path=page)
+        if edit_loop and _cached(cache, notebook):
+            continue
         result = single_nb_execution(
             notebook, cwd=str(page.parent), timeout=config.nb_execution_timeout, allow_errors=False
         )
@@ -267,6 +274,15 @@ def execute_notebook_pages_first(app, config) -> None:
             CacheBundleIn(notebook, str(page)), check_validity=False, overwrite=True
         )
     config.nb_execution_cache_path = str(cache.path)
+
+
+def _cached(cache, notebook) -> bool:
+    """True if jupyter-cache holds outputs for exactly this notebook's code."""
+    try:
+        cache.match_cache_notebook(notebook)
+    except KeyError:
+        return False
+    return True
 
 
 # --- the install line: on the pages and in every download -----------------------------------------
@@ -365,6 +381,26 @@ def write_robots_and_offline_zip(app, exception) -> None:
                 archive.write(path, Path("sidebyside") / path.relative_to(out))
 
 
+def name_sidebar_toggles(app, pagename, templatename, context, doctree) -> None:
+    """Give each ``<summary>`` of the theme's sidebar navigation a name a screen reader can say."""
+    make_toctree = context.get("generate_toctree_html")
+    if make_toctree is None:
+        return
+
+    def named_toctree(*args, **kwargs):
+        from bs4 import BeautifulSoup  # pydata-sphinx-theme's own dependency
+
+        html = make_toctree(*args, **kwargs)
+        soup = BeautifulSoup(str(html), "html.parser")
+        for summary in soup.select("details > summary"):
+            link = summary.find_parent("li").find("a", recursive=False)
+            if not summary.get_text(strip=True) and link is not None:
+                summary["aria-label"] = f"Pages under {link.get_text(' ', strip=True)}"
+        return str(soup)
+
+    context["generate_toctree_html"] = named_toctree
+
+
 def setup(app):
     _build["started"] = True
     app.add_directive("install-line", InstallLine)
@@ -375,5 +411,6 @@ def setup(app):
     atexit.register(_exit_nonzero_if_unfinished)
     app.connect("doctree-read", wrap_panes)
     app.connect("build-finished", check_every_example_ran)
+    app.connect("html-page-context", name_sidebar_toggles, priority=600)  # after the theme's
     app.add_css_file("sidebyside.css")
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -47,13 +47,19 @@ with graph.as_default(), tf.device(tf_device):
     b = tf.add(w, 1.0, name="b")
     y = tf.multiply(a, b, name="y")
     dy_dw, dy_dx = tf.compat.v1.gradients(y, [w, x])
-print("after building:", y)  # a symbolic tensor: no value yet
+# a symbolic tensor: no value yet
+print("after building:")
+print(y)
 
+feed = {w: 1.0, x: 2.0}
 with tf.compat.v1.Session(graph=graph) as session:
-    tf_y, tf_dw, tf_dx = session.run([y, dy_dw, dy_dx], feed_dict={w: 1.0, x: 2.0})
-    print(f"run with w=1, x=2: y={tf_y}, dy/dw={tf_dw}, dy/dx={tf_dx}")
-    for w_value in (2.0, 3.0):  # the same graph, new numbers: nothing is rebuilt
-        print(f"run with w={w_value}, x=2: y={session.run(y, {w: w_value, x: 2.0})}")
+    tf_y, tf_dw, tf_dx = session.run([y, dy_dw, dy_dx], feed)
+    print(f"run with w=1, x=2: y={tf_y}")
+    print(f"gradients: dy/dw={tf_dw}, dy/dx={tf_dx}")
+    # the same graph, new numbers: nothing is rebuilt
+    for w_value in (2.0, 3.0):
+        y_value = session.run(y, {w: w_value, x: 2.0})
+        print(f"run with w={w_value}, x=2: y={y_value}")
 print("operations in the graph:", len(graph.get_operations()))
 
 # %%
@@ -63,13 +69,20 @@ x = torch.tensor(2.0, requires_grad=True, device=torch_device)
 a = w + x
 b = w + 1
 y = a * b
-print("after computing:", y)  # already a number, with the function that made it
+# already a number, with the function that made it
+print("after computing:")
+print(y)
+
 y.backward()
 torch_y, torch_dw, torch_dx = y.detach(), w.grad, x.grad
-print(f"run with w=1, x=2: y={torch_y.item()}, dy/dw={torch_dw.item()}, dy/dx={torch_dx.item()}")
-for w_value in (2.0, 3.0):  # every call runs the Python again and records a fresh graph
+print(f"run with w=1, x=2: y={torch_y.item()}")
+print(f"gradients: dy/dw={torch_dw.item()},",
+      f"dy/dx={torch_dx.item()}")
+# every call runs the Python again and records a fresh graph
+for w_value in (2.0, 3.0):
     w_new = torch.tensor(w_value, requires_grad=True)
-    print(f"run with w={w_value}, x=2: y={((w_new + 2.0) * (w_new + 1)).item()}")
+    y_value = ((w_new + 2.0) * (w_new + 1)).item()
+    print(f"run with w={w_value}, x=2: y={y_value}")
 
 # %%
 # A graph can still grow
@@ -93,7 +106,8 @@ try:
         tf.add(doubled, 2.0)
 except RuntimeError as error:
     refused = True
-    print("after finalize():", type(error).__name__ + ":", error)
+    print("after finalize():")
+    print(f"  {type(error).__name__}: {error}")
 assert refused
 
 # %%

@@ -52,8 +52,9 @@ with graph.as_default(), tf.device(tf_device):
     dy_dw, dy_dx = tf.compat.v1.gradients(y, [w, x])
 feed = {w: 1.0, x: 2.0}
 with tf.compat.v1.Session(graph=graph) as session:
-    tf_y, tf_dw, tf_dx = session.run([y, dy_dw, dy_dx], feed_dict=feed)
-print(f"y = {tf_y}, dy/dw = {tf_dw}, dy/dx = {tf_dx}")
+    tf_y, tf_dw, tf_dx = session.run([y, dy_dw, dy_dx], feed)
+print(f"y = {tf_y}, dy/dw = {tf_dw},",
+      f"dy/dx = {tf_dx}")
 
 # %%
 # **PyTorch (eager)**: compute, then ``backward()`` fills ``.grad`` of the leaves.
@@ -64,7 +65,8 @@ b = w + 1
 y = a * b
 y.backward()
 torch_y, torch_dw, torch_dx = y.detach(), w.grad, x.grad
-print(f"y = {torch_y.item()}, dy/dw = {torch_dw.item()}, dy/dx = {torch_dx.item()}")
+print(f"y = {torch_y.item()}, dy/dw = {torch_dw.item()},",
+      f"dy/dx = {torch_dx.item()}")
 assert (torch_dw.item(), torch_dx.item()) == (5.0, 2.0)
 legacy = torch.autograd.Variable(torch.ones(1))
 print("Variable(...) returns a", type(legacy).__name__)
@@ -82,21 +84,28 @@ assert type(legacy) is torch.Tensor
 
 # %%
 # **TensorFlow (graph)**: ``op.type`` and the operation's inputs.
-tf_tensors = {name: graph.get_tensor_by_name(f"{name}:0") for name in ("w", "x", "a", "b", "y")}
+tf_tensors = {}
+for name in ("w", "x", "a", "b", "y"):
+    tf_tensors[name] = graph.get_tensor_by_name(f"{name}:0")
 for name, tensor in tf_tensors.items():
-    inputs = [t.op.name for t in tensor.op.inputs]
-    print(f"{name}: op.type={tensor.op.type:<12} inputs={inputs}")
-assert [t.op.type for t in tf_tensors.values()] == ["Placeholder"] * 2 + ["AddV2"] * 2 + ["Mul"]
+    op = tensor.op
+    inputs = [t.op.name for t in op.inputs]
+    print(f"{name}: op.type={op.type:<12} inputs={inputs}")
+op_types = [t.op.type for t in tf_tensors.values()]
+assert op_types == ["Placeholder"] * 2 + ["AddV2"] * 2 + ["Mul"]
 
 # %%
 # **PyTorch (eager)**: ``is_leaf`` and ``grad_fn``.
 torch_tensors = {"w": w, "x": x, "a": a, "b": b, "y": y}
 for name, tensor in torch_tensors.items():
-    kind = type(tensor.grad_fn).__name__ if tensor.grad_fn is not None else None
-    print(f"{name}: is_leaf={tensor.is_leaf!s:<5} grad_fn={kind}")
-assert [t.is_leaf for t in torch_tensors.values()] == [True, True, False, False, False]
+    leaf, fn = tensor.is_leaf, tensor.grad_fn
+    kind = type(fn).__name__ if fn is not None else None
+    print(f"{name}: is_leaf={leaf!s:<5} grad_fn={kind}")
+leaves = [t.is_leaf for t in torch_tensors.values()]
+assert leaves == [True, True, False, False, False]
 assert w.grad_fn is None and x.grad_fn is None
-assert [type(t.grad_fn).__name__ for t in (a, b, y)] == ["AddBackward0"] * 2 + ["MulBackward0"]
+fn_types = [type(t.grad_fn).__name__ for t in (a, b, y)]
+assert fn_types == ["AddBackward0"] * 2 + ["MulBackward0"]
 
 # %%
 # Leaves are not only the tensors you made
@@ -129,15 +138,17 @@ assert all(t.grad_fn is None for t in more_leaves.values())
 
 # %%
 # **TensorFlow (graph)**: ask for ``dy/da`` like any other gradient.
+target, source = tf_tensors["y"], tf_tensors["a"]
 with graph.as_default():
-    (dy_da,) = tf.compat.v1.gradients(tf_tensors["y"], tf_tensors["a"])
+    (dy_da,) = tf.compat.v1.gradients(target, source)
 with tf.compat.v1.Session(graph=graph) as session:
     tf_da = session.run(dy_da, feed_dict=feed)
 print("dy/da =", tf_da)
 
 # %%
 # **PyTorch (eager)**: only ``a``, which retains its gradient, gets a ``.grad``.
-w.grad, x.grad = None, None  # .grad adds up over backward() calls: start again from nothing
+# .grad adds up over backward() calls: start again from nothing
+w.grad, x.grad = None, None
 a = w + x
 a.retain_grad()
 b = w + 1
@@ -175,7 +186,8 @@ with tf.GradientTape() as tape:
     b = w + 1.0
     y = a * b
 tape_dw, tape_dx, tape_da = tape.gradient(y, [w, x, a])
-print(f"dy/dw = {tape_dw.numpy()}, dy/dx = {tape_dx.numpy()}, dy/da = {tape_da.numpy()}")
+print(f"dy/dw = {tape_dw.numpy()}, dy/dx = {tape_dx.numpy()},",
+      f"dy/da = {tape_da.numpy()}")
 
 # %%
 # **PyTorch (torch.autograd.grad)**: the same three gradients, returned.
@@ -185,7 +197,8 @@ a = w + x
 b = w + 1
 y = a * b
 grad_dw, grad_dx, grad_da = torch.autograd.grad(y, [w, x, a])
-print(f"dy/dw = {grad_dw.item()}, dy/dx = {grad_dx.item()}, dy/da = {grad_da.item()}")
+print(f"dy/dw = {grad_dw.item()}, dy/dx = {grad_dx.item()},",
+      f"dy/da = {grad_da.item()}")
 assert w.grad is None  # nothing was stored
 
 # %%
@@ -242,13 +255,18 @@ tape.gradient(y, w)
 try:
     tape.gradient(y, w)
 except RuntimeError as error:
-    print("second call:", type(error).__name__, "-", str(error).split("(")[0])
+    print("second call:", type(error).__name__)
+    message = str(error).split("(")[0]
+    print(textwrap.indent(textwrap.fill(message, 60), "  "))
 
 with tf.GradientTape(persistent=True) as tape:
     tape.watch(w)
     y = (w + x) * (w + 1.0)
-print("persistent tape:", tape.gradient(y, w).numpy(), "then", tape.gradient(y, w).numpy())
-del tape  # a persistent tape holds its record until it is deleted
+first = tape.gradient(y, w).numpy()
+second = tape.gradient(y, w).numpy()
+print("persistent tape:", first, "then", second)
+# a persistent tape holds its record until it is deleted
+del tape
 
 # %%
 # **PyTorch (eager)**: the graph survives ``backward()``, its saved tensors do not.
@@ -264,7 +282,9 @@ try:
     y.backward()
 except RuntimeError as error:
     raised = True
-    print("second call:", type(error).__name__, "-", str(error).split("(")[0])
+    print("second call:", type(error).__name__)
+    message = str(error).split("(")[0]
+    print(textwrap.indent(textwrap.fill(message, 60), "  "))
 assert raised and parents == ["AddBackward0", "AddBackward0"]
 
 w.grad = None
@@ -279,7 +299,8 @@ y = (w + x) * (w + 1)
 y.backward(retain_graph=True)  # keep the saved tensors
 first = w.grad.item()
 y.backward()  # adds to w.grad
-print("retain_graph=True:", first, "then", w.grad.item() - first)
+second = w.grad.item() - first
+print("retain_graph=True:", first, "then", second)
 
 # %%
 # They agree
@@ -307,7 +328,7 @@ x = torch.tensor(2.0, requires_grad=True, device=torch_device)
 a = w + x
 b = w + 1
 y = a * b
-fig, (ax_tf, ax_torch) = plt.subplots(1, 2, figsize=(13, 9), width_ratios=(3, 2))
+fig, (ax_tf, ax_torch) = plt.subplots(1, 2, figsize=(13, 6), width_ratios=(3, 2))
 sidebyside.draw_tf_graph(graph, ax_tf)
 sidebyside.draw_autograd_graph(y, ax_torch, names={"w": w, "x": x})
 fig.tight_layout()

@@ -15,6 +15,7 @@ this is what that means in practice.
 # Setup
 # -----
 # Both frameworks, the helpers of this site, and one seed for everything.
+import builtins
 import contextlib
 import io
 import linecache
@@ -42,10 +43,12 @@ sidebyside.provenance()
 # with a float32 scalar, then once with an int32 one, which needs a new trace.
 #
 # One practical catch: ``tf.print`` is executed by TensorFlow's C++ runtime, which writes straight
-# to the process's stderr (or stdout), underneath Python. Notebooks and this page capture Python's
-# ``sys.stdout`` only, so its lines would appear in the terminal and not here, even with
-# ``output_stream=sys.stdout`` (shown after the two panes). We send them to a file and show the
-# file.
+# to the process's stderr (or stdout), underneath Python. Only when TensorFlow is imported inside
+# IPython (Jupyter, Colab) does it route those lines into Python's ``sys.stdout``, so that a
+# notebook cell shows them. In a plain Python process, like the one that built this page, they
+# bypass Python, even with ``output_stream=sys.stdout`` (shown after the two panes), and a page
+# that captures Python's output misses them. So we send them to a file and show the file, which
+# works everywhere.
 
 # %%
 # **TensorFlow (tf.function)**: ``print`` once per trace, ``tf.print`` once per call.
@@ -86,14 +89,18 @@ y = double(torch.tensor(4, device=torch_device))  # int64
 assert traces == 2 and len(printed_by_graph) == 4
 
 # %%
-# And ``output_stream=sys.stdout`` does not bring ``tf.print`` back into Python's ``sys.stdout``:
-# below, Python's output is redirected into a buffer, and the buffer stays empty. The line goes
-# to the process's own standard output: if you run this script in a terminal, you see it there.
+# Where does ``tf.print(..., output_stream=sys.stdout)`` go? Below, Python's output is
+# redirected into a buffer. TensorFlow decides when it is imported: it looks for IPython's
+# ``get_ipython``, and only if it finds it does it send its C++ output through Python. So in a
+# plain Python process (a terminal, or this page's build) the buffer stays empty and the line
+# goes to the process's own standard output; in a Jupyter notebook the buffer receives it.
+under_ipython = hasattr(builtins, "get_ipython")  # TensorFlow's own test
 buffer = io.StringIO()
 with contextlib.redirect_stdout(buffer):
     tf.print("tf.print to sys.stdout", output_stream=sys.stdout)
+print("running under IPython:", under_ipython)
 print("what Python's sys.stdout received:", repr(buffer.getvalue()))
-assert buffer.getvalue() == ""
+assert (buffer.getvalue() != "") == under_ipython
 
 # %%
 # Looking at an intermediate value
@@ -114,7 +121,7 @@ w_np = np.array([[1.0, 0.5], [0.5, 1.0]], np.float32)
 @tf.function
 def layer(x, w):
     hidden = x @ w
-    print("hidden:", repr(hidden))
+    print("hidden:", hidden)
     if not hasattr(hidden, "numpy"):
         print("  no value yet: it is a", type(hidden).__name__)
     return tf.nn.relu(hidden)
@@ -125,8 +132,8 @@ y = layer(x, w)  # traced: symbolic
 tf.config.run_functions_eagerly(True)
 try:
     y = layer(x, w)  # the same function, run line by line
-finally:
-    tf.config.run_functions_eagerly(False)  # restore the global switch
+finally:  # restore the global switch
+    tf.config.run_functions_eagerly(False)
 tf_y = y
 
 # %%
@@ -135,7 +142,7 @@ tf_y = y
 
 def layer(x, w):
     hidden = x @ w
-    print("hidden:", repr(hidden))
+    print("hidden:", hidden)
     # breakpoint() here would stop with these numbers in hand
     return torch.relu(hidden)
 
@@ -174,17 +181,21 @@ with tf.compat.v1.Session(graph=graph) as session:
     try:
         session.run(product, {a: a_np, b: b_np})
     except tf.errors.InvalidArgumentError as error:
-        tf_error, reason = error, error.message.splitlines()
-        print("InvalidArgumentError:", reason[0])
-        print(" ", next(line for line in reason if "size" in line))
-        print(" ", next(line for line in reason if "Detected" in line))
+        tf_error = error
+reason = tf_error.message.splitlines()
+print("InvalidArgumentError:", reason[0])
+print(" ", next(line for line in reason if "size" in line))
+print(" ", next(line for line in reason if "Detected" in line))
 raised = traceback.extract_tb(tf_error.__traceback__)[0]
-print(f"traceback points at line {raised.lineno}: {raised.line}")
+print(f"traceback points at line {raised.lineno}:")
+print(" ", raised.line)
 # every operation remembers the Python stack that created it
 op_stack = graph.get_operation_by_name("product").traceback
-built = next(f for f in op_stack if f.filename == raised.filename)
-built_line = linecache.getline(built.filename, built.lineno).strip()
-print(f"product was built at line {built.lineno}: {built_line}")
+here = raised.filename
+built = next(f for f in op_stack if f.filename == here)
+built_line = linecache.getline(here, built.lineno).strip()
+print(f"product was built at line {built.lineno}:")
+print(" ", built_line)
 
 # %%
 # **PyTorch (eager)**: fails on the line that multiplies.
@@ -193,10 +204,13 @@ b = torch.from_numpy(b_np).to(torch_device)
 try:
     product = torch.mm(a, b)
 except RuntimeError as error:
-    torch_error, reason = error, str(error).splitlines()
-    print("RuntimeError:", reason[0])
+    torch_error = error
+reason = str(torch_error).splitlines()
+print("RuntimeError:")
+print(" ", reason[0])
 raised = traceback.extract_tb(torch_error.__traceback__)[0]
-print(f"traceback points at line {raised.lineno}: {raised.line}")
+print(f"traceback points at line {raised.lineno}:")
+print(" ", raised.line)
 
 # %%
 # The TensorFlow traceback ends where the graph *ran*; the PyTorch one where the product was
@@ -220,7 +234,8 @@ with tf.Graph().as_default():
         build_error = error
         print("ValueError:", str(error).split(" for ")[0])
 raised = traceback.extract_tb(build_error.__traceback__)[0]
-print(f"traceback points at line {raised.lineno}: {raised.line}")
+print(f"traceback points at line {raised.lineno}:")
+print(" ", raised.line)
 assert "tf.matmul" in raised.line
 
 # %%
@@ -228,7 +243,7 @@ assert "tf.matmul" in raised.line
 # -----------------
 # * Inside ``tf.function``, ``print`` runs once per trace and ``tf.print`` once per call; in
 #   PyTorch (and eager TensorFlow) ``print`` simply runs every time.
-# * ``tf.print`` writes from C++, below Python: notebooks and captured outputs may not show it.
+# * ``tf.print`` writes from C++, below Python: outside IPython, captured outputs do not show it.
 # * Intermediate values inside a graph are symbolic. ``tf.config.run_functions_eagerly(True)``
 #   brings back values, ``print`` and breakpoints while debugging; restore it afterwards.
 # * A graph fails where it *runs*: the traceback ends at ``session.run``, and the operation's

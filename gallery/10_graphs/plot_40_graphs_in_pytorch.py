@@ -22,6 +22,7 @@ Both frameworks can keep such a branch or loop *inside* the graph: ``tf.cond`` a
 # Both frameworks, the helpers of this site, and one seed for everything.
 import contextlib
 import io
+import textwrap
 import warnings
 
 import numpy as np
@@ -89,7 +90,8 @@ def small_tf(x):
     return tf.reduce_sum(tf.nn.relu(x @ W_tf + b_tf), axis=-1)
 
 
-captured = small_tf.get_concrete_function(tf.TensorSpec((None, 3)))
+spec = tf.TensorSpec((None, 3))
+captured = small_tf.get_concrete_function(spec)
 for op in captured.graph.get_operations():
     print(f"{op.type:12s} {op.name}")
 y = captured(tf.constant(x_np))
@@ -249,14 +251,15 @@ class Branchy(torch.nn.Module):
 try:
     torch.fx.symbolic_trace(branchy)
 except torch.fx.proxy.TraceError as error:
-    print("torch.fx: TraceError:", error)
+    print(textwrap.fill(f"torch.fx: TraceError: {error}", 64, subsequent_indent="  "))
 try:
     # on failure, export also prints the partial graph to stderr: keep it off the page
     with contextlib.redirect_stderr(io.StringIO()):
         torch.export.export(Branchy(), (x_torch[0],))
 except RuntimeError as error:  # GuardOnDataDependentSymNode
     lines = str(error).splitlines()
-    print(f"torch.export: {type(error).__name__}:", lines[0])
+    print(f"torch.export: {type(error).__name__}:")
+    print(textwrap.fill(lines[0], 64, initial_indent="  ", subsequent_indent="  "))
     print("  at:", lines[lines.index("The following call raised this error:") + 2].strip())
 x_pos_np = np.abs(x_np[0])  # a vector with a positive sum, and its negative
 
@@ -307,10 +310,12 @@ def branchy(x):
 
 
 captured = branchy.get_concrete_function(tf.TensorSpec((3,)))
-print([op.type for op in captured.graph.get_operations()])
+for op in captured.graph.get_operations():
+    print(f"{op.type:12s} {op.name}")
 x_pos = tf.constant(x_pos_np)
 y_pos, y_neg = captured(x_pos), captured(-x_pos)
-print("sum > 0:", y_pos.numpy(), " sum < 0:", y_neg.numpy())
+print("sum > 0:", y_pos.numpy())
+print("sum < 0:", y_neg.numpy())
 tf_cond_y = (y_pos, y_neg)
 
 # %%
@@ -329,10 +334,13 @@ class Cond(torch.nn.Module):
 
 
 captured = torch.export.export(Cond(), (x_torch[0],))
-print([str(node.target) for node in captured.graph.nodes])
+for node in captured.graph.nodes:
+    print(f"{node.op:14s} {node.target}")
 x_pos = torch.from_numpy(x_pos_np).to(torch_device)
-y_pos, y_neg = captured.module()(x_pos), captured.module()(-x_pos)
-print("sum > 0:", y_pos.cpu().numpy(), " sum < 0:", y_neg.cpu().numpy())
+module = captured.module()
+y_pos, y_neg = module(x_pos), module(-x_pos)
+print("sum > 0:", y_pos.cpu().numpy())
+print("sum < 0:", y_neg.cpu().numpy())
 torch_cond_y = (y_pos, y_neg)
 
 # %%
@@ -388,7 +396,8 @@ def rnn_loop(x, w):
 graph_loop = tf.function(rnn_loop)
 y10, y20 = graph_loop(x10, w), graph_loop(x20, w)
 print("traces:", graph_loop.experimental_get_tracing_count())
-print("right at 20 steps:", np.allclose(y20, rnn_loop(x20, w)))
+eager20 = rnn_loop(x20, w)
+print("right at 20 steps:", np.allclose(y20, eager20))
 tf_y20, tf_rnn_loop = y20, rnn_loop
 
 # %%
@@ -410,11 +419,12 @@ with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     graph_loop = torch.jit.trace(rnn_loop, (x10, w))
 y10, y20 = graph_loop(x10, w), graph_loop(x20, w)
-print("right at 20 steps:", torch.allclose(y20, rnn_loop(x20, w)))
-print("it ran only 10:", torch.allclose(y20, rnn_loop(x20[:10], w)))
+eager20, eager10 = rnn_loop(x20, w), rnn_loop(x20[:10], w)
+print("right at 20 steps:", torch.allclose(y20, eager20))
+print("it ran only 10:", torch.allclose(y20, eager10))
 warned = sorted({c.category.__name__ for c in caught})
 print("warnings while tracing:", warned)
-print(caught[0].message)
+print(textwrap.fill(str(caught[0].message), 64))
 torch_y20, torch_rnn_loop = y20, rnn_loop
 
 # %%
@@ -514,7 +524,8 @@ signature = [tf.TensorSpec((None, 4)), tf.TensorSpec((4, 4))]
 @tf.function(input_signature=signature)
 def any_length(x, w):
     h = tf.zeros(4)
-    for t in tf.range(tf.shape(x)[0]):  # AutoGraph: a while loop
+    # AutoGraph: a while loop
+    for t in tf.range(tf.shape(x)[0]):
         h = tf.tanh(tf.linalg.matvec(w, h) + x[t])
     return h
 

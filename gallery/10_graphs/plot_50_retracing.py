@@ -632,7 +632,9 @@ assert torch_runs == 3 and torch_graphs == 3
 # ``tf.function`` does not stop: ten Python values of ``k`` give
 # ``new traces per k: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]``. When it notices frequent
 # retracing it logs a warning, which the page catches from TensorFlow's Python logger to
-# show it.
+# show it. It warns at most twice per function, and it recognises a function by its code:
+# an identical ``def`` earlier in a notebook would already have used up both warnings. So
+# this experiment uses a function of its own, ``times``.
 #
 # ``torch.compile`` does stop. Once a function has
 # ``torch._dynamo.config.recompile_limit`` graphs (``recompile_limit: 8``, read from a
@@ -652,12 +654,12 @@ assert torch_runs == 3 and torch_graphs == 3
 # **TensorFlow (tf.function)**: no limit, a warning.
 
 
-def scale(x, k):  # a fresh function: no earlier call counts
+def times(x, k):  # a new function: no earlier call counts
     return x * k
 
 
 x = tf.ones(3)
-graph_fn = tf.function(scale)
+graph_fn = tf.function(times)
 caught = logging.handlers.BufferingHandler(capacity=100)
 tf.get_logger().addHandler(caught)
 try:
@@ -681,7 +683,7 @@ tf_results["x * 9"] = y
 # **PyTorch (torch.compile)**: a limit, then eager.
 
 
-def scale(x, k):  # a fresh function: no earlier call counts
+def times(x, k):  # a new function: no earlier call counts
     return x * k
 
 
@@ -689,7 +691,7 @@ x = torch.ones(3, device=torch_device)
 print("recompile_limit:", torch._dynamo.config.recompile_limit)
 graphs.clear()
 graph_fn = torch.compile(
-    scale, backend=counting_backend, dynamic=False
+    times, backend=counting_backend, dynamic=False
 )
 caught = logging.handlers.BufferingHandler(capacity=100)
 logging.getLogger("torch._dynamo").addHandler(caught)

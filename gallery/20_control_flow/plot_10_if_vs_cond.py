@@ -17,6 +17,9 @@ not agree; here both test ``z < 0`` on the same inputs, and we assert that they 
 # Setup
 # -----
 # Both frameworks, NumPy for the shared inputs, the helpers of this site, and one seed.
+import pprint
+import textwrap
+
 import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
@@ -57,8 +60,11 @@ def first_row(y):
 # and ``tf.global_variables_initializer``, are gone from TensorFlow 2's main namespace; they live
 # on in ``tf.compat.v1``, and placeholders need a ``tf.Graph``, as in the pane below.
 tf1_names = ["placeholder", "Session", "random_uniform", "global_variables_initializer"]
-print("in tf:          ", [name for name in tf1_names if hasattr(tf, name)])
-print("in tf.compat.v1:", [name for name in tf1_names if hasattr(tf.compat.v1, name)])
+in_tf = [name for name in tf1_names if hasattr(tf, name)]
+in_v1 = [name for name in tf1_names if hasattr(tf.compat.v1, name)]
+print("in tf:", in_tf)
+print("in tf.compat.v1:")
+pprint.pp(in_v1, width=64, compact=True)
 assert not any(hasattr(tf, name) for name in tf1_names)
 assert all(hasattr(tf.compat.v1, name) for name in tf1_names)
 
@@ -66,10 +72,10 @@ assert all(hasattr(tf.compat.v1, name) for name in tf1_names)
 # **TensorFlow (graph)**: both branches go into the graph, ``z`` picks one at run time.
 graph = tf.Graph()
 with graph.as_default(), tf.device(tf_device):
-    x = tf.compat.v1.placeholder(tf.float32, shape=(3, 4), name="x")
-    z = tf.compat.v1.placeholder(tf.float32, shape=(), name="z")
-    w1 = tf.compat.v1.placeholder(tf.float32, shape=(4, 5), name="w1")
-    w2 = tf.compat.v1.placeholder(tf.float32, shape=(4, 5), name="w2")
+    x = tf.compat.v1.placeholder(tf.float32, (3, 4), name="x")
+    z = tf.compat.v1.placeholder(tf.float32, (), name="z")
+    w1 = tf.compat.v1.placeholder(tf.float32, (4, 5), name="w1")
+    w2 = tf.compat.v1.placeholder(tf.float32, (4, 5), name="w2")
     called = []
 
     def true_fn():
@@ -89,7 +95,8 @@ with tf.compat.v1.Session(graph=graph) as session:
     for z_value in z_values:  # the same graph for both values
         feed = {x: x_np, z: z_value, w1: w1_np, w2: w2_np}
         tf_results[z_value] = session.run(y, feed_dict=feed)
-        print(f"z={z_value:+}: y[0] = {first_row(tf_results[z_value])}")
+        row = first_row(tf_results[z_value])
+        print(f"z={z_value:+}: y[0] = {row}")
 
 # %%
 # **PyTorch (eager)**: a Python ``if``; each run records only the branch it took.
@@ -104,8 +111,10 @@ for z_value in z_values:
         y = x @ w1
     else:
         y = x @ w2
-    torch_results[z_value], torch_graphs[z_value] = y.detach(), y
-    print(f"z={z_value:+}: y[0] = {first_row(y.detach().cpu().numpy())}")
+    torch_results[z_value] = y.detach()
+    torch_graphs[z_value] = y
+    row = first_row(y.detach().cpu().numpy())
+    print(f"z={z_value:+}: y[0] = {row}")
 
 # %%
 # What each graph holds
@@ -123,11 +132,14 @@ for z_value in z_values:
 # %%
 # **TensorFlow (graph)**: one ``If`` op; both ``MatMul`` ops live in its branch functions.
 top_level = [op.type for op in graph.get_operations()]
-branch_ops = [node.op for f in graph.as_graph_def().library.function for node in f.node_def]
+functions = graph.as_graph_def().library.function
+branch_ops = [n.op for f in functions for n in f.node_def]
 v2_on = tf.compat.v1.control_flow_v2_enabled()
 print("control flow v2:", v2_on)
-print("operations in the graph:", top_level)
-print("operations inside the branch functions:", sorted(branch_ops))
+print("operations in the graph:")
+pprint.pp(top_level, width=64, compact=True)
+print("operations inside the branch functions:")
+pprint.pp(sorted(branch_ops), width=64, compact=True)
 if_ops = top_level.count("StatelessIf")
 matmuls = branch_ops.count("MatMul")
 print("StatelessIf ops:", if_ops)
@@ -144,22 +156,31 @@ assert "If" in stateful and "StatelessIf" not in stateful
 # %%
 # **PyTorch (eager)**: walk ``grad_fn``: one ``MmBackward0`` per run.
 def backward_nodes(output):
-    """Every node of the record behind ``output``, found by walking ``grad_fn`` backwards."""
+    """Every node of the record behind ``output``.
+
+    Found by walking ``grad_fn`` backwards.
+    """
     found, todo = [], [output.grad_fn]
     while todo:
         node = todo.pop()
         if node is not None:
             found.append(node)
-            todo.extend(parent for parent, _ in node.next_functions)
+            todo.extend(fn for fn, _ in node.next_functions)
     return found
 
 
 for z_value, y in torch_graphs.items():
     nodes = backward_nodes(y)
-    products = [type(node).__name__ for node in nodes].count("MmBackward0")
-    weight = "w1" if any(getattr(n, "variable", None) is w1 for n in nodes) else "w2"
-    print(f"z={z_value:+}: {products} MmBackward0, the weight used is {weight}")
-    assert products == 1 and weight == ("w1" if z_value < 0 else "w2")
+    names = [type(node).__name__ for node in nodes]
+    products = names.count("MmBackward0")
+    # the AccumulateGrad nodes hold their leaf as .variable
+    leaves = [getattr(n, "variable", None) for n in nodes]
+    used_w1 = any(leaf is w1 for leaf in leaves)
+    weight = "w1" if used_w1 else "w2"
+    print(f"z={z_value:+}: {products} MmBackward0,",
+          f"the weight used is {weight}")
+    expected = "w1" if z_value < 0 else "w2"
+    assert products == 1 and weight == expected
 
 # %%
 # Only the branch chosen runs
@@ -185,7 +206,8 @@ with tf.compat.v1.Session(graph=guarded) as session:
     except tf.errors.InvalidArgumentError as error:
         failed = True
         reason = next(line for line in error.message.splitlines() if "assertion" in line)
-        print("z=+10: InvalidArgumentError:", reason)
+        print("z=+10: InvalidArgumentError:")
+        print(" ", reason)
 assert failed
 
 # %%
@@ -226,7 +248,8 @@ finally:
     if v2_was_on:
         tf.compat.v1.enable_control_flow_v2()
 v1_ops = sorted({op.type for op in v1_graph.get_operations()})
-print("control flow v1 operations:", v1_ops)
+print("control flow v1 operations:")
+pprint.pp(v1_ops, width=64, compact=True)
 tf1_results = {}
 with tf.compat.v1.Session(graph=v1_graph) as session:
     for z_value in z_values:
@@ -254,9 +277,14 @@ def branch(x, z, w1, w2):
     return y
 
 
+tf2_results = {}
 with tf.device(tf_device):
-    x, w1, w2 = tf.constant(x_np), tf.constant(w1_np), tf.constant(w2_np)
-    tf2_results = {z_value: branch(x, tf.constant(z_value), w1, w2) for z_value in z_values}
+    x = tf.constant(x_np)
+    w1 = tf.constant(w1_np)
+    w2 = tf.constant(w2_np)
+    for z_value in z_values:
+        z = tf.constant(z_value)
+        tf2_results[z_value] = branch(x, z, w1, w2)
 for z_value, y in tf2_results.items():
     print(f"z={z_value:+}: y[0] = {first_row(y.numpy())}")
 
@@ -271,11 +299,13 @@ def branch(x, z, w1, w2):
     return y
 
 
+torch2_results = {}
 x = torch.from_numpy(x_np).to(torch_device)
-w1, w2 = torch.from_numpy(w1_np).to(torch_device), torch.from_numpy(w2_np).to(torch_device)
-torch2_results = {
-    z_value: branch(x, torch.tensor(z_value, device=torch_device), w1, w2) for z_value in z_values
-}
+w1 = torch.from_numpy(w1_np).to(torch_device)
+w2 = torch.from_numpy(w2_np).to(torch_device)
+for z_value in z_values:
+    z = torch.tensor(z_value, device=torch_device)
+    torch2_results[z_value] = branch(x, z, w1, w2)
 for z_value, y in torch2_results.items():
     print(f"z={z_value:+}: y[0] = {first_row(y.cpu().numpy())}")
 
@@ -290,7 +320,9 @@ for z_value, y in torch2_results.items():
 # ``z`` and two Python values give ``traces: 3``.
 traced = tf.function(branch)  # the plain function of the PyTorch pane: the body is the same
 code = tf.autograph.to_code(traced.python_function)
-print("\n".join(line.strip() for line in code.splitlines() if "_body" in line or "if_stmt" in line))
+for line in code.splitlines():
+    if "_body" in line or "if_stmt" in line:
+        print(textwrap.fill(line.strip(), 64, subsequent_indent="    "))
 
 x, w1, w2 = tf.constant(x_np), tf.constant(w1_np), tf.constant(w2_np)
 z_tensor = traced.get_concrete_function(x, tf.constant(1.0), w1, w2)
@@ -299,8 +331,10 @@ z_python = traced.get_concrete_function(x, 10.0, w1, w2)
 traced.get_concrete_function(x, -10.0, w1, w2)  # a new value: a new graph
 ops_tensor = [op.type for op in z_tensor.graph.get_operations()]
 ops_python = [op.type for op in z_python.graph.get_operations()]
-print("z is a tensor:      ", ops_tensor)
-print("z is a Python float:", ops_python)
+print("z is a tensor:")
+pprint.pp(ops_tensor, width=64, compact=True)
+print("z is a Python float:")
+pprint.pp(ops_python, width=64, compact=True)
 print("traces:", traced.experimental_get_tracing_count())
 assert "StatelessIf" in ops_tensor and "MatMul" not in ops_tensor
 assert "StatelessIf" not in ops_python and ops_python.count("MatMul") == 1

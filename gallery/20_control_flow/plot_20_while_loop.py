@@ -16,6 +16,7 @@ loop in both frameworks, and check the gradient against the closed form. The con
 # -----
 # Both frameworks, NumPy for the shared inputs, the helpers of this site, and one seed.
 import math
+import pprint
 
 import numpy as np
 import tensorflow as tf
@@ -74,8 +75,8 @@ def body(steps, x):
 
 
 with graph.as_default(), tf.device(tf_device):
-    x0 = tf.compat.v1.placeholder(tf.float32, shape=(None,), name="x0")
-    w = tf.compat.v1.placeholder(tf.float32, shape=(), name="w")
+    x0 = tf.compat.v1.placeholder(tf.float32, [None], name="x0")
+    w = tf.compat.v1.placeholder(tf.float32, (), name="w")
     steps, x = tf.while_loop(
         cond=cond, body=body, loop_vars=(tf.constant(0), x0)
     )
@@ -85,10 +86,14 @@ print("calls while building:", calls)
 
 tf_results = {}
 with tf.compat.v1.Session(graph=graph) as session:
-    for name, x0_np in inputs.items():  # the same graph, different numbers of steps
-        result = session.run([steps, y, dy_dw], feed_dict={x0: x0_np, w: w_np})
+    # the same graph, different numbers of steps
+    for name, x0_np in inputs.items():
+        feed = {x0: x0_np, w: w_np}
+        result = session.run([steps, y, dy_dw], feed)
         tf_results[name] = result
-        print(f"{name}: {result[0]} steps, y = {result[1]:.4f}, dy/dw = {result[2]:.4f}")
+        n, y_value, dw_value = result
+        print(f"{name}: {n} steps, y = {y_value:.4f},",
+              f"dy/dw = {dw_value:.4f}")
 assert calls == {"cond": 1, "body": 1}  # not once per step
 
 # %%
@@ -96,49 +101,57 @@ assert calls == {"cond": 1, "body": 1}  # not once per step
 torch_results, torch_graphs = {}, {}
 for name, x0_np in inputs.items():
     x0 = torch.from_numpy(x0_np).to(torch_device)
-    w = torch.tensor(w_np, device=torch_device, requires_grad=True)
+    w = torch.tensor(w_np, device=torch_device).requires_grad_()
     steps, x = 0, x0
     while x.sum() < LIMIT:
         steps, x = steps + 1, x * w
     y = x.sum()
     y.backward()
-    torch_results[name], torch_graphs[name] = (steps, y.detach(), w.grad), y
-    print(f"{name}: {steps} steps, y = {y.item():.4f}, dy/dw = {w.grad.item():.4f}")
+    torch_results[name] = (steps, y.detach(), w.grad)
+    torch_graphs[name] = y
+    print(f"{name}: {steps} steps, y = {y.item():.4f},",
+          f"dy/dw = {w.grad.item():.4f}")
 
 # %%
 # What each graph holds
 # ---------------------
 # The TensorFlow graph has the same operations whatever the input: one loop forward and one loop
-# backward, ``loop operations in the graph: ['StatelessWhile', 'StatelessWhile']``, their
+# backward, ``loop operations: ['StatelessWhile', 'StatelessWhile']``, their
 # condition and body stored as small functions. PyTorch's record is as long as the loop that ran:
 # one ``MulBackward0`` per step taken, ``small x0: 9 MulBackward0 recorded`` and
 # ``large x0: 3 MulBackward0 recorded``.
 
 # %%
 # **TensorFlow (graph)**: two loop operations, for 9 steps or 3.
-loop_ops = [op.type for op in graph.get_operations() if op.type.endswith("While")]
-print("loop operations in the graph:", loop_ops)
-print("operations in the whole graph:", len(graph.get_operations()))
+op_types = [op.type for op in graph.get_operations()]
+loop_ops = [t for t in op_types if t.endswith("While")]
+print("loop operations:", loop_ops)
+print("operations in the whole graph:", len(op_types))
 assert loop_ops == ["StatelessWhile", "StatelessWhile"]
 
 
 # %%
 # **PyTorch (eager)**: count the multiplications recorded on each run.
 def backward_nodes(output):
-    """Every node of the record behind ``output``, found by walking ``grad_fn`` backwards."""
+    """Every node of the record behind ``output``.
+
+    Found by walking ``grad_fn`` backwards.
+    """
     found, todo = [], [output.grad_fn]
     while todo:
         node = todo.pop()
         if node is not None:
             found.append(node)
-            todo.extend(parent for parent, _ in node.next_functions)
+            todo.extend(fn for fn, _ in node.next_functions)
     return found
 
 
 for name, y in torch_graphs.items():
-    products = [type(node).__name__ for node in backward_nodes(y)].count("MulBackward0")
+    names = [type(node).__name__ for node in backward_nodes(y)]
+    products = names.count("MulBackward0")
     print(f"{name}: {products} MulBackward0 recorded")
-    assert products == torch_results[name][0] == expected[name][0]
+    steps_taken = torch_results[name][0]
+    assert products == steps_taken == expected[name][0]
 
 # %%
 # AutoGraph: a Python ``while`` inside ``tf.function``
@@ -168,14 +181,17 @@ for name, x0_np in inputs.items():
             tape.watch(w)
             steps, x = grow(x0, w)
             y = tf.reduce_sum(x)
-        tf2_results[name] = (steps, y, tape.gradient(y, w))
-    print(f"{name}: {int(steps)} steps, y = {y:.4f}, dy/dw = {tf2_results[name][2]:.4f}")
+        grad_w = tape.gradient(y, w)
+        tf2_results[name] = (steps, y, grad_w)
+    print(f"{name}: {int(steps)} steps, y = {y:.4f},",
+          f"dy/dw = {grad_w:.4f}")
 traces = grow.experimental_get_tracing_count()
 print("traces:", traces)
 eager_steps, _ = grow.python_function(x0, w)  # no graph at all
 print("eager TensorFlow, the same while:", eager_steps, "steps")
 assert type(eager_steps) is int and eager_steps == int(steps)
-concrete = grow.get_concrete_function(x0, w)  # that one graph, looked at below
+# that one graph, looked at below
+concrete = grow.get_concrete_function(x0, w)
 
 
 # %%
@@ -190,12 +206,13 @@ def grow(x, w):
 torch2_results = {}
 for name, x0_np in inputs.items():
     x0 = torch.from_numpy(x0_np).to(torch_device)
-    w = torch.tensor(w_np, device=torch_device, requires_grad=True)
+    w = torch.tensor(w_np, device=torch_device).requires_grad_()
     steps, x = grow(x0, w)
     y = x.sum()
     (grad_w,) = torch.autograd.grad(y, w)
     torch2_results[name] = (steps, y.detach(), grad_w)
-    print(f"{name}: {steps} steps, y = {y.item():.4f}, dy/dw = {grad_w.item():.4f}")
+    print(f"{name}: {steps} steps, y = {y.item():.4f},",
+          f"dy/dw = {grad_w.item():.4f}")
 
 # %%
 # What AutoGraph traced
@@ -206,7 +223,8 @@ for name, x0_np in inputs.items():
 # value instead runs while tracing, leaving its steps unrolled in the graph: below, a loop of
 # three steps on a Python counter leaves ``Mul ops: 3``.
 traced_ops = [op.type for op in concrete.graph.get_operations()]
-print("operations in the traced graph:", traced_ops)
+print("operations in the traced graph:")
+pprint.pp(traced_ops, width=64, compact=True)
 assert "StatelessWhile" in traced_ops and "Mul" not in traced_ops
 assert traces == 1
 
@@ -222,7 +240,8 @@ def grow_three_steps(x, w):
 x0, w = tf.constant(inputs["small x0"]), tf.constant(w_np)
 unrolled = grow_three_steps.get_concrete_function(x0, w)
 unrolled_ops = [op.type for op in unrolled.graph.get_operations()]
-print("operations in the unrolled graph:", unrolled_ops)
+print("operations in the unrolled graph:")
+pprint.pp(unrolled_ops, width=64, compact=True)
 print("Mul ops:", unrolled_ops.count("Mul"))
 assert unrolled_ops.count("Mul") == 3 and "StatelessWhile" not in unrolled_ops
 

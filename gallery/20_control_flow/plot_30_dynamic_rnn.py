@@ -22,6 +22,8 @@ fixed, show that a TensorFlow graph can leave the batch size open as well, and c
 # Setup
 # -----
 # Both frameworks, the helpers of this site, and one seed for everything.
+import textwrap
+
 import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
@@ -52,7 +54,8 @@ for _ in range(60):
     windows.append((t, x_np, y_np))
 
 lengths = [x_np.shape[1] for _, x_np, _ in windows]
-print("time steps per training step:", *lengths)
+print("time steps per training step:")
+print(textwrap.fill(" ".join(map(str, lengths)), 64))
 assert set(lengths) == {10, 20, 30}
 
 # %%
@@ -97,10 +100,13 @@ lr = 0.05  # plain gradient descent: the same update rule in both frameworks
 # **TensorFlow (graph)**: the time dimension is ``None``, the loop lives in the graph.
 graph = tf.Graph()
 with graph.as_default(), tf.device(tf_device):
-    x = tf.compat.v1.placeholder(tf.float32, (1, None, 1), name="x")
-    y = tf.compat.v1.placeholder(tf.float32, (1, None, 1), name="y")
-    h0 = tf.compat.v1.placeholder(tf.float32, (1, hidden), name="h0")
-    weights = {k: tf.Variable(v, name=k) for k, v in init.items()}
+    seq = (1, None, 1)  # batch, time (any length), feature
+    x = tf.compat.v1.placeholder(tf.float32, seq, name="x")
+    y = tf.compat.v1.placeholder(tf.float32, seq, name="y")
+    h0 = tf.compat.v1.placeholder(
+        tf.float32, (1, hidden), name="h0"
+    )
+    weights = {k: tf.Variable(init[k], name=k) for k in init}
 
     def rnn_forward(x, h0, w):
         """(1, time, 1) -> (1, time, 1), and the last state."""
@@ -111,7 +117,8 @@ with graph.as_default(), tf.device(tf_device):
 
         x_by_time = tf.transpose(x, [1, 0, 2])  # (time, 1, 1)
         states = tf.scan(cell, x_by_time, initializer=h0)
-        states = tf.transpose(states, [1, 0, 2])  # (1, time, hidden)
+        # back to (1, time, hidden)
+        states = tf.transpose(states, [1, 0, 2])
         prediction = states @ w["W_out"] + w["b_out"]
         return prediction, states[:, -1]
 
@@ -120,8 +127,8 @@ with graph.as_default(), tf.device(tf_device):
     sgd = tf.compat.v1.train.GradientDescentOptimizer(lr)
     train_op = sgd.minimize(loss)
     init_op = tf.compat.v1.global_variables_initializer()
-print("input:", x)
-print("prediction:", prediction)
+print("input:", x.name, x.shape)
+print("prediction:", prediction.name, prediction.shape)
 
 # %%
 # **PyTorch (eager)**: ``nn.RNN`` takes whatever length it is given.
@@ -201,10 +208,10 @@ with tf.compat.v1.Session(graph=graph) as session:
     for _, x_np, y_np in windows:
         feed = {x: x_np, y: y_np, h0: h_state}
         fetches = [train_op, loss, h_last, prediction]
-        _, loss_np, h_state, pred_np = session.run(fetches, feed)
+        _, loss_np, h_state, y_pred = session.run(fetches, feed)
         losses.append(loss_np)
 tf_losses = np.array(losses)
-tf_prediction = pred_np.ravel()
+tf_prediction = y_pred.ravel()
 print("first, last loss:", tf_losses[0], tf_losses[-1])
 
 # %%
@@ -259,7 +266,9 @@ with tf.Graph().as_default():
         try:
             session.run(doubled, {x_fixed: x_by_length[20]})
         except ValueError as error:
-            print("20 points: ValueError:", str(error).splitlines()[0])
+            print("20 points: ValueError:")
+            reason = str(error).splitlines()[0]
+            print(textwrap.indent(textwrap.fill(reason, 62), "  "))
 
 # %%
 # Batch and time both open: ``dynamic_rnn``
@@ -278,7 +287,7 @@ batches = {
     (2, 10): np.concatenate([x for _, x, _ in windows if x.shape[1] == 10][:2]),
     (3, 20): np.concatenate([x for _, x, _ in windows if x.shape[1] == 20][:3]),
 }
-print(tf.compat.v1.nn.dynamic_rnn.__doc__.splitlines()[0])
+print(textwrap.fill(tf.compat.v1.nn.dynamic_rnn.__doc__.splitlines()[0], 64))
 gone = False
 try:
     tf.compat.v1.nn.rnn_cell.BasicRNNCell(hidden)

@@ -1,13 +1,43 @@
 """Pictures of computation graphs, read from the live framework objects.
 
-Uses networkx for the layout and matplotlib for drawing: no Graphviz binary needed.
+Both frameworks' graphs are drawn the same way: one box per operation, sized to its label, in
+columns from left to right, and every arrow pointing the way data flows, from the inputs to the
+outputs. The positions come from Graphviz ``dot`` when its binary is on PATH, and otherwise from
+a layered layout in pure Python (``pip install sidebyside`` brings no binary). matplotlib draws
+both, so the pictures look alike either way.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import subprocess
+from collections import defaultdict
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import NamedTuple
+
 import networkx as nx
 
 TF_COLOR, TORCH_COLOR, LEAF_COLOR = "#ff8f00", "#ee4c2c", "#9e9e9e"
+LABEL_COLOR, EDGE_COLOR, NOTE_COLOR = "#1a1a1a", "#4d4d4d", "#595959"
+
+FONT_SIZE = 8.0  # label size in points when the drawing is at its natural size
+PAD_X, PAD_Y = 5.0, 3.0  # space around a label inside its box, in points
+LAYER_GAP = 24.0  # between two columns of boxes
+NODE_GAP = 10.0  # between two boxes of a column
+EDGE_GAP = 5.0  # between two edges passing through a column
+WRAP = 16  # characters: longer scoped names are broken after a "/"
+MAX_SCALE = 1.15  # labels are never drawn larger than this times FONT_SIZE
+NOTE_SIZE = 7.0  # the note under a drawing that says what the arrows mean
+ARROW_HEAD = 9.0  # matplotlib's mutation_scale of the arrow heads, in points
+
+TF_NOTE = "arrows: tensors, flowing from inputs to outputs"
+TORCH_NOTE = "arrows: the forward pass; backward() walks them in reverse"
+
+MOVETO, LINETO, CURVE4 = 1, 2, 4  # matplotlib.path.Path codes (matplotlib is imported lazily)
 
 
 def tf_graph_to_networkx(graph) -> nx.DiGraph:
@@ -25,7 +55,8 @@ def autograd_to_networkx(output, names: dict | None = None) -> nx.DiGraph:
 
     Nodes are ``grad_fn`` objects (``MulBackward0``…); a leaf tensor appears as its
     ``AccumulateGrad`` node, labelled with its name from ``names`` (``{"w": w}``) when given.
-    Edges point forward (input to output), as in the TensorFlow picture.
+    Edges point forward (input to output), as in the TensorFlow picture: autograd itself links
+    each node to its inputs' nodes (``next_functions``), the direction ``backward()`` walks.
     """
     leaf_names = {id(tensor): name for name, tensor in (names or {}).items()}
     dag = nx.DiGraph()
@@ -50,43 +81,523 @@ def autograd_to_networkx(output, names: dict | None = None) -> nx.DiGraph:
     return dag
 
 
-def layered_positions(dag: nx.DiGraph) -> dict:
-    """Left to right, one column per topological generation, nodes sorted by label in a column.
+# --- layout -----------------------------------------------------------------------------------
 
-    (networkx's multipartite_layout orders a column by set iteration, which changes between runs.)
+
+@dataclass(frozen=True)
+class Box:
+    """A node's box: centre and size, in points of the drawing at its natural size."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+    @property
+    def left(self) -> float:
+        return self.x - self.width / 2
+
+    @property
+    def right(self) -> float:
+        return self.x + self.width / 2
+
+    @property
+    def bottom(self) -> float:
+        return self.y - self.height / 2
+
+    @property
+    def top(self) -> float:
+        return self.y + self.height / 2
+
+    def overlaps(self, other: Box) -> bool:
+        return (
+            self.left < other.right
+            and other.left < self.right
+            and self.bottom < other.top
+            and other.bottom < self.top
+        )
+
+    def contains(self, x: float, y: float, inset: float = 0.0) -> bool:
+        return (
+            self.left + inset < x < self.right - inset
+            and self.bottom + inset < y < self.top - inset
+        )
+
+
+@dataclass
+class Layout:
+    """Where to draw each node (``boxes``) and each edge (``edges``: path vertices and codes)."""
+
+    engine: str  # "dot" or "layered"
+    boxes: dict[Hashable, Box] = field(default_factory=dict)
+    edges: dict[tuple, tuple[list[tuple[float, float]], list[int]]] = field(default_factory=dict)
+
+    def bounds(self) -> tuple[float, float, float, float]:
+        """(left, bottom, right, top) of every box and edge."""
+        xs = [x for b in self.boxes.values() for x in (b.left, b.right)]
+        ys = [y for b in self.boxes.values() for y in (b.bottom, b.top)]
+        for vertices, _ in self.edges.values():
+            xs += [x for x, _ in vertices]
+            ys += [y for _, y in vertices]
+        return (min(xs), min(ys), max(xs), max(ys)) if xs else (0.0, 0.0, 1.0, 1.0)
+
+
+def ordered_nodes(dag: nx.DiGraph) -> list:
+    """Nodes sorted by label, ties in insertion order: the same order on every run."""
+    index = {node: i for i, node in enumerate(dag.nodes)}
+    return sorted(dag.nodes, key=lambda n: (dag.nodes[n].get("label", str(n)), index[n]))
+
+
+def display_label(data: dict, node=None, width: int = WRAP) -> str:
+    """A node's label as drawn: a long scoped name (``gradients/grad_ys_0/Const``) is broken
+    after a ``/`` into lines of about ``width`` characters, so columns stay narrow."""
+    lines = []
+    for line in data.get("label", str(node)).split("\n"):
+        parts = [part + "/" for part in line.split("/")[:-1]] + [line.split("/")[-1]]
+        current = ""
+        for part in parts:
+            if current and len(current) + len(part) > width:
+                lines.append(current)
+                current = ""
+            current += part
+        lines.append(current)
+    return "\n".join(lines)
+
+
+def text_extents(texts: list[str], fontsize: float) -> list[tuple[float, float]]:
+    """Width and height in points of each text drawn at ``fontsize`` (matplotlib's Agg)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(dpi=72)  # at 72 dpi a pixel is a point
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    extents = []
+    for text in texts:
+        artist = figure.text(0, 0, text, fontsize=fontsize, ha="center")
+        extent = artist.get_window_extent(renderer)
+        extents.append((extent.width, extent.height))
+        artist.remove()
+    return extents
+
+
+def label_sizes(dag: nx.DiGraph, fontsize: float = FONT_SIZE) -> dict:
+    """Each node's box size in points: its label's extent at ``fontsize`` plus padding."""
+    labels = [display_label(data, node) for node, data in dag.nodes(data=True)]
+    return {
+        node: (width + 2 * PAD_X, height + 2 * PAD_Y)
+        for node, (width, height) in zip(dag.nodes, text_extents(labels, fontsize), strict=True)
+    }
+
+
+def dot_layout(dag: nx.DiGraph, sizes: dict, dot: str = "dot") -> Layout:
+    """Graphviz ``dot``'s layered layout (left to right), boxes of the given sizes."""
+    order = ordered_nodes(dag)
+    rank = {node: i for i, node in enumerate(order)}
+    lines = [
+        "digraph G {",
+        f"  graph [rankdir=LR, nodesep={NODE_GAP / 72:.4f}, ranksep={LAYER_GAP / 72:.4f}];",
+        '  node [shape=box, fixedsize=true, label=""];',
+        f"  edge [arrowsize={ARROW_HEAD * 0.4 / 10:.3f}];",  # dot leaves 10 pt per arrowsize 1
+    ]
+    for node in order:
+        width, height = sizes[node]
+        lines.append(f"  n{rank[node]} [width={width / 72:.4f}, height={height / 72:.4f}];")
+    for tail, head in sorted(dag.edges, key=lambda edge: (rank[edge[0]], rank[edge[1]])):
+        lines.append(f"  n{rank[tail]} -> n{rank[head]};")
+    lines.append("}")
+    result = subprocess.run(
+        [dot, "-Tjson"], input="\n".join(lines), capture_output=True, text=True, timeout=60
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"Graphviz dot failed: {result.stderr.strip()}")
+    drawn = json.loads(result.stdout)
+
+    layout = Layout("dot")
+    by_id = {}
+    for obj in drawn.get("objects", []):
+        node = order[int(obj["name"][1:])]
+        by_id[obj["_gvid"]] = node
+        x, y = (float(v) for v in obj["pos"].split(","))
+        layout.boxes[node] = Box(x, y, *sizes[node])
+    for edge in drawn.get("edges", []):
+        points, tip = [], None
+        for token in edge["pos"].split():
+            if token.startswith("e,"):
+                tip = tuple(float(v) for v in token[2:].split(","))
+            elif not token.startswith("s,"):
+                points.append(tuple(float(v) for v in token.split(",")))
+        codes = [MOVETO] + [CURVE4] * (len(points) - 1)
+        if tip is not None:
+            points.append(tip)
+            codes.append(LINETO)
+        layout.edges[(by_id[edge["tail"]], by_id[edge["head"]])] = (points, codes)
+    return layout
+
+
+class _Virtual(NamedTuple):
+    """A point where an edge crosses a column it does not start or end in."""
+
+    tail: int
+    head: int
+    layer: int
+
+
+def layers(dag: nx.DiGraph) -> dict:
+    """Column of each node: one after its latest input; a node with no inputs sits just before
+    the first operation that uses it (a constant used at the end is drawn near the end)."""
+    layer = {}
+    for node in nx.topological_sort(dag):
+        layer[node] = max((layer[p] + 1 for p in dag.predecessors(node)), default=0)
+    for node in dag.nodes:
+        if dag.in_degree(node) == 0 and dag.out_degree(node) > 0:
+            layer[node] = min(layer[s] for s in dag.successors(node)) - 1
+    return layer
+
+
+def _pack(desired: list[float], gaps: list[float]) -> list[float]:
+    """Heights closest (least squares) to ``desired`` with ``y[i] - y[i+1] >= gaps[i]``.
+
+    Pool-adjacent-violators on ``z = y + offset``, which must not increase.
     """
-    pos = {}
-    for column, nodes in enumerate(nx.topological_generations(dag)):
-        nodes = sorted(nodes, key=lambda n: dag.nodes[n]["label"])
-        for row, node in enumerate(nodes):
-            pos[node] = (column, (len(nodes) - 1) / 2 - row)
-    return pos
+    offsets = [0.0]
+    for gap in gaps:
+        offsets.append(offsets[-1] + gap)
+    blocks: list[list[float]] = []  # [sum, count]
+    for value in (d + o for d, o in zip(desired, offsets, strict=True)):
+        blocks.append([value, 1])
+        while len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] < blocks[-1][0] / blocks[-1][1]:
+            total, count = blocks.pop()
+            blocks[-1][0] += total
+            blocks[-1][1] += count
+    z = [total / count for total, count in blocks for _ in range(int(count))]
+    return [zi - o for zi, o in zip(z, offsets, strict=True)]
 
 
-def draw_dag(dag: nx.DiGraph, ax, *, title: str, color: str) -> None:
-    """Draw a DAG left to right: operations coloured, leaves (inputs) grey."""
-    pos = layered_positions(dag)
-    colors = [LEAF_COLOR if dag.nodes[n].get("leaf") else color for n in dag.nodes]
-    nx.draw_networkx_edges(dag, pos, ax=ax, arrows=True, arrowsize=14, node_size=3200)
-    nx.draw_networkx_nodes(dag, pos, ax=ax, node_color=colors, node_size=3200, alpha=0.9)
-    labels = {n: data["label"] for n, data in dag.nodes(data=True)}
-    nx.draw_networkx_labels(dag, pos, labels=labels, ax=ax, font_size=7)
-    ax.set_title(title)
-    ax.margins(0.15)
+def _crossings(columns: list[list], succ: dict, position: dict) -> int:
+    count = 0
+    for column in columns:
+        pairs = [(position[a], position[b]) for a in column for b in succ[a]]
+        count += sum(
+            1
+            for i, (a1, b1) in enumerate(pairs)
+            for a2, b2 in pairs[i + 1 :]
+            if (a1 - a2) * (b1 - b2) < 0
+        )
+    return count
+
+
+def layered_layout(dag: nx.DiGraph, sizes: dict) -> Layout:
+    """A layered layout in pure Python (Sugiyama style), left to right.
+
+    Columns from :func:`layers`; an edge spanning several columns gets a virtual point in each,
+    so it is routed around the boxes; the order in each column reduces crossings (barycentres);
+    heights pull each box towards its neighbours without ever bringing two boxes closer than
+    ``NODE_GAP``; columns are as wide as their widest box, ``LAYER_GAP`` apart.
+    """
+    order = ordered_nodes(dag)
+    rank = {node: i for i, node in enumerate(order)}
+    layer = layers(dag)
+    if not order:
+        return Layout("layered")
+    columns: list[list] = [[] for _ in range(max(layer.values()) + 1)]
+    for node in order:
+        columns[layer[node]].append(node)
+    succ, pred, chains = defaultdict(list), defaultdict(list), {}
+    for tail, head in sorted(dag.edges, key=lambda edge: (rank[edge[0]], rank[edge[1]])):
+        inner = [_Virtual(rank[tail], rank[head], k) for k in range(layer[tail] + 1, layer[head])]
+        chain = [tail, *inner, head]
+        for point in inner:
+            columns[point.layer].append(point)
+        for a, b in pairwise(chain):
+            succ[a].append(b)
+            pred[b].append(a)
+        chains[(tail, head)] = chain
+
+    # Order within columns: barycentre sweeps, keeping the order with the fewest crossings.
+    position = {n: i for column in columns for i, n in enumerate(column)}
+
+    def sweep(cols, neighbours):
+        for column in cols:
+
+            def key(n, neighbours=neighbours):
+                near = neighbours[n]
+                centre = sum(position[m] for m in near) / len(near) if near else position[n]
+                return (centre, position[n])
+
+            column.sort(key=key)
+            position.update((n, i) for i, n in enumerate(column))
+
+    best = ([list(c) for c in columns], _crossings(columns, succ, position))
+    for _ in range(6):
+        sweep(columns[1:], pred)
+        sweep(columns[-2::-1], succ)
+        crossings = _crossings(columns, succ, position)
+        if crossings < best[1]:
+            best = ([list(c) for c in columns], crossings)
+    columns = best[0]
+
+    def size(n):
+        return (0.0, 0.0) if isinstance(n, _Virtual) else sizes[n]
+
+    # x: each column as wide as its widest box.
+    widths = [max((size(n)[0] for n in column), default=0.0) for column in columns]
+    centres, left = [], 0.0
+    for width in widths:
+        centres.append(left + width / 2)
+        left += width + LAYER_GAP
+
+    # y: start stacked, then pull boxes towards their neighbours, keeping the gaps.
+    def gaps(column):
+        return [
+            (size(a)[1] + size(b)[1]) / 2
+            + (EDGE_GAP if isinstance(a, _Virtual) and isinstance(b, _Virtual) else NODE_GAP)
+            for a, b in pairwise(column)
+        ]
+
+    y = {}
+    for column in columns:
+        packed = _pack([0.0] * len(column), gaps(column))
+        y.update(zip(column, packed, strict=True))
+
+    def relax(cols, neighbours):
+        for column in cols:
+            desired = [
+                sum(y[m] for m in neighbours(n)) / len(neighbours(n)) if neighbours(n) else y[n]
+                for n in column
+            ]
+            y.update(zip(column, _pack(desired, gaps(column)), strict=True))
+
+    for _ in range(8):
+        relax(columns[1:], lambda n: pred[n])
+        relax(columns[-2::-1], lambda n: succ[n])
+    relax(columns, lambda n: pred[n] + succ[n])
+
+    layout = Layout("layered")
+    for node in order:
+        layout.boxes[node] = Box(centres[layer[node]], y[node], *sizes[node])
+
+    # Ports: several edges leaving (entering) a box are spread along its right (left) side.
+    def ports(node, others):
+        box = layout.boxes[node]
+        others = sorted(others, key=lambda m: (-y[m], position[m]))
+        step = min(4.0, 0.6 * box.height / max(len(others) - 1, 1))
+        top = box.y + step * (len(others) - 1) / 2
+        return {m: top - i * step for i, m in enumerate(others)}
+
+    out_port = {n: ports(n, succ[n]) for n in order}
+    in_port = {n: ports(n, pred[n]) for n in order}
+
+    for (tail, head), chain in chains.items():
+        start = layout.boxes[tail]
+        x, y0 = start.right, out_port[tail][chain[1]]
+        vertices, codes = [(x, y0)], [MOVETO]
+        band_right = centres[layer[tail]] + widths[layer[tail]] / 2
+        if band_right > x:
+            vertices.append((band_right, y0))
+            codes.append(LINETO)
+            x = band_right
+        for previous, point in pairwise(chain):
+            column = point.layer if isinstance(point, _Virtual) else layer[point]
+            band_left = centres[column] - widths[column] / 2
+            if isinstance(point, _Virtual):
+                y1, end = y[point], band_left + widths[column]
+            else:
+                y1, end = in_port[point][previous], layout.boxes[point].left
+            middle = (x + band_left) / 2
+            vertices += [(middle, y0), (middle, y1), (band_left, y1)]
+            codes += [CURVE4] * 3
+            if end > band_left:
+                vertices.append((end, y1))
+                codes.append(LINETO)
+            x, y0 = end, y1
+        layout.edges[(tail, head)] = (vertices, codes)
+    return layout
+
+
+def graph_layout(dag: nx.DiGraph, *, engine: str | None = None) -> Layout:
+    """``engine``: "dot" (Graphviz, must be on PATH), "layered" (pure Python), or "auto" (dot
+    when it is on PATH and works, else layered). None: the environment variable
+    ``SIDEBYSIDE_GRAPH_LAYOUT`` if set (a build can pin one engine), else "auto"."""
+    if engine is None:
+        engine = os.environ.get("SIDEBYSIDE_GRAPH_LAYOUT") or "auto"
+    if engine not in ("auto", "dot", "layered"):
+        raise ValueError(f"engine must be 'auto', 'dot' or 'layered', not {engine!r}")
+    sizes = label_sizes(dag)
+    dot = shutil.which("dot") if engine != "layered" else None
+    if engine == "dot" and dot is None:
+        raise RuntimeError("Graphviz's dot is not on PATH (apt-get install graphviz)")
+    if dot and dag.number_of_nodes():
+        try:
+            return dot_layout(dag, sizes, dot)
+        except (RuntimeError, OSError, ValueError, subprocess.SubprocessError):
+            if engine == "dot":
+                raise
+    return layered_layout(dag, sizes)
+
+
+def layered_positions(dag: nx.DiGraph) -> dict:
+    """Centre of each node's box in the pure-Python layout, in points (x grows with the flow)."""
+    layout = layered_layout(dag, label_sizes(dag))
+    return {node: (box.x, box.y) for node, box in layout.boxes.items()}
+
+
+# --- drawing ----------------------------------------------------------------------------------
+
+_classes: dict = {}
+
+
+def _drawing_classes() -> dict:
+    """matplotlib classes for drawing a layout, made on first use (matplotlib loads lazily)."""
+    if not _classes:
+        import numpy as np
+        from matplotlib.text import Text
+        from matplotlib.transforms import Affine2DBase
+
+        class FitTransform(Affine2DBase):
+            """Layout points to display: the layout centred in the axes, as large as fits, but
+            never above ``max_scale`` times its natural size. Recomputed whenever the axes move
+            or the figure's dpi changes (``tight_layout``, ``savefig(dpi=…)``)."""
+
+            is_separable = True
+
+            def __init__(self, ax, bounds, max_scale):
+                super().__init__()
+                self._ax, self._bounds, self._max_scale = ax, bounds, max_scale
+                self.set_children(ax.bbox)
+                self._mtx = None
+
+            def get_matrix(self):
+                if self._invalid or self._mtx is None:
+                    left, bottom, right, top = self._bounds
+                    box = self._ax.bbox
+                    dpi = self._ax.figure.dpi
+                    k = min(
+                        box.width / (right - left),
+                        box.height / (top - bottom),
+                        self._max_scale * dpi / 72,
+                    )
+                    k = max(k, 1e-9)
+                    tx = box.x0 + box.width / 2 - k * (left + right) / 2
+                    ty = box.y0 + box.height / 2 - k * (bottom + top) / 2
+                    self._mtx = np.array([[k, 0.0, tx], [0.0, k, ty], [0.0, 0.0, 1.0]])
+                    self._inverted = None
+                    self._invalid = 0
+                return self._mtx
+
+            def points_per_unit(self) -> float:
+                return self.get_matrix()[0, 0] * 72 / self._ax.figure.dpi
+
+        class ScaledText(Text):
+            """Text whose size follows its FitTransform, so that a label always fits its box."""
+
+            def __init__(self, x, y, text, *, natural_size, **kwargs):
+                super().__init__(x, y, text, fontsize=natural_size, **kwargs)
+                self._natural_size = natural_size
+
+            def draw(self, renderer):
+                size = self._natural_size * self.get_transform().points_per_unit()
+                if abs(size - self.get_fontsize()) > 1e-9:
+                    self.set_fontsize(size)
+                super().draw(renderer)
+
+        _classes.update(FitTransform=FitTransform, ScaledText=ScaledText)
+    return _classes
+
+
+def draw_dag(
+    dag: nx.DiGraph, ax, *, title: str, color: str, note: str = "", engine: str | None = None
+) -> Layout:
+    """Draw a DAG left to right on ``ax``: operations in ``color``, leaves (inputs) grey.
+
+    Under the drawing, ``note`` says what the arrows mean. The drawing is centred in the axes
+    and scaled as a whole (boxes, labels, arrows), as large as fits but with labels never above
+    ``MAX_SCALE`` times ``FONT_SIZE``, so it stays right after ``tight_layout`` or a resize.
+    Returns the layout drawn.
+    """
+    from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+    from matplotlib.path import Path
+
+    classes = _drawing_classes()
+    layout = graph_layout(dag, engine=engine)
+    left, bottom, right, top = layout.bounds()
+    middle = (left + right) / 2
+    note_y = bottom - NOTE_SIZE / 2
+    if note:
+        ((note_width, _),) = text_extents([note], NOTE_SIZE)
+        bottom -= 2 * NOTE_SIZE
+        left, right = min(left, middle - note_width / 2), max(right, middle + note_width / 2)
+    bounds = (left - PAD_X, bottom - PAD_Y, right + PAD_X, top + PAD_Y)
+    transform = classes["FitTransform"](ax, bounds, MAX_SCALE)
+
+    artists = []
+    for vertices, codes in layout.edges.values():
+        artists.append(
+            FancyArrowPatch(
+                path=Path(vertices, codes),
+                arrowstyle="-|>",
+                mutation_scale=ARROW_HEAD,
+                linewidth=1.0,
+                color=EDGE_COLOR,
+                zorder=1,
+            )
+        )
+    for node in ordered_nodes(dag):
+        box, data = layout.boxes[node], dag.nodes[node]
+        artists.append(
+            FancyBboxPatch(
+                (box.left, box.bottom),
+                box.width,
+                box.height,
+                boxstyle="round,pad=0,rounding_size=3",
+                facecolor=LEAF_COLOR if data.get("leaf") else color,
+                edgecolor="none",
+                zorder=2,
+            )
+        )
+        artists.append(
+            classes["ScaledText"](
+                box.x,
+                box.y,
+                display_label(data, node),
+                natural_size=FONT_SIZE,
+                color=LABEL_COLOR,
+                ha="center",
+                va="center",
+                zorder=3,
+            )
+        )
+    if note:
+        artists.append(
+            classes["ScaledText"](
+                middle,
+                note_y,
+                note,
+                natural_size=NOTE_SIZE,
+                color=NOTE_COLOR,
+                ha="center",
+                va="top",
+            )
+        )
+    for artist in artists:
+        artist.set_transform(transform)
+        artist.set_in_layout(False)
+        ax.add_artist(artist)
     ax.set_axis_off()
+    ax.set_title(title)
+    return layout
 
 
 def draw_tf_graph(graph, ax, *, title: str = "TensorFlow: tf.Graph operations") -> nx.DiGraph:
     """Draw every operation of a ``tf.Graph`` on ``ax``; returns the networkx graph drawn."""
     dag = tf_graph_to_networkx(graph)
-    draw_dag(dag, ax, title=title, color=TF_COLOR)
+    draw_dag(dag, ax, title=title, color=TF_COLOR, note=TF_NOTE)
     return dag
 
 
 def draw_autograd_graph(
     output, ax, *, names: dict | None = None, title: str = "PyTorch: grad_fn chain"
 ) -> nx.DiGraph:
-    """Draw the backward graph recorded for ``output`` on ``ax``; returns the networkx graph."""
+    """Draw the graph recorded for ``output`` on ``ax``, arrows in the forward direction."""
     dag = autograd_to_networkx(output, names)
-    draw_dag(dag, ax, title=title, color=TORCH_COLOR)
+    draw_dag(dag, ax, title=title, color=TORCH_COLOR, note=TORCH_NOTE)
     return dag

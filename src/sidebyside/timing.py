@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 
@@ -64,3 +64,25 @@ def time_call(
         sync()
         samples.append((clock() - start) / number)
     return Timing(first=first, samples=tuple(samples))
+
+
+def time_each(
+    calls: Iterable[Callable[[], object]],
+    *,
+    sync: Callable[[], object] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> list[float]:
+    """Seconds taken by each of ``calls``, called once each, in order.
+
+    No warm-up: a call that traces or compiles is timed with its tracing or compiling. ``sync``
+    runs before every clock read, as in :func:`time_call`.
+    """
+    sync = sync or (lambda: None)
+    seconds = []
+    for call in calls:
+        sync()
+        start = clock()
+        call()
+        sync()
+        seconds.append(clock() - start)
+    return seconds

@@ -1,0 +1,174 @@
+"""sidebyside.cheatsheet: rows run and checked, failures name the row, the HTML it writes."""
+
+import base64
+import re
+
+import numpy as np
+import pytest
+import tensorflow as tf
+import torch
+
+import sidebyside
+from sidebyside.cheatsheet import Cheatsheet, anchor, describe, refused
+
+
+def tf_double():
+    x = tf.constant([1.0, 2.0])
+    y = x * 2  # doubled
+    return y
+
+
+def torch_double():
+    x = torch.tensor([1.0, 2.0])
+    y = x * 2  # twice
+    return y, y.dtype
+
+
+def tf_triple():
+    x = tf.constant([1.0, 2.0])
+    return x * 3  # tripled
+
+
+def no_comment():
+    return torch.ones(1)
+
+
+def recorded(title="tf.x ↔ torch.x", note="How they differ.", tf_fn=tf_double):
+    """A cheatsheet with one row that passed."""
+    sheet = Cheatsheet("Test sheet: TensorFlow ↔ PyTorch")
+
+    @sheet.row("Group one", title, tf=tf_fn, torch=torch_double, note=note)
+    def check(tf_y, torch_out):
+        """Both double."""
+        sidebyside.assert_close(tf_y, torch_out[0], what="x * 2")
+
+    return sheet
+
+
+def test_a_row_runs_both_checks_tf_first_and_records_source_and_results():
+    sheet, seen = Cheatsheet("t"), []
+
+    @sheet.row("G", "tf.x ↔ torch.x", tf=tf_double, torch=torch_double, note="n")
+    def check(tf_out, torch_out):
+        """Both double,
+        on two lines."""
+        seen.append((tf_out, torch_out))
+
+    ((tf_out, torch_out),) = seen
+    assert isinstance(tf_out, tf.Tensor) and isinstance(torch_out[0], torch.Tensor)
+    (row,) = sheet.rows
+    assert row.checked == "Both double, on two lines."
+    assert row.tf.code == "x = tf.constant([1.0, 2.0])\ny = x * 2  # doubled\nreturn y"
+    assert row.tf.key == "y = x * 2  # doubled"
+    assert [name for name, _ in row.torch.results] == ["y", "y.dtype"]
+    assert row.torch.results[1][1] == torch.float32
+    assert check.__name__ == "check", "the decorator hands the check back"
+
+
+def test_a_failing_check_names_the_row_and_records_nothing():
+    sheet = Cheatsheet("t")
+    with pytest.raises(AssertionError) as raised:
+
+        @sheet.row("G", "tf.x ↔ torch.x", tf=tf_triple, torch=torch_double, note="n")
+        def check(tf_y, torch_out):
+            """The same values."""
+            sidebyside.assert_close(tf_y, torch_out[0], what="x * k")
+
+    message = str(raised.value)
+    assert message.startswith("cheatsheet row 'tf.x ↔ torch.x': AssertionError:")
+    assert "x * k: TensorFlow and PyTorch disagree" in message
+    assert sheet.rows == []
+
+
+def test_an_error_inside_a_framework_function_names_the_row():
+    def torch_broken():
+        return torch.ones(2) + torch.ones(3)  # shapes do not broadcast
+
+    with pytest.raises(AssertionError, match=r"^cheatsheet row 'broken': RuntimeError: "):
+
+        @Cheatsheet("t").row("G", "broken", tf=tf_double, torch=torch_broken, note="n")
+        def check(tf_out, torch_out):
+            """Never reached."""
+
+
+def test_a_row_needs_commented_lines_and_a_check_docstring():
+    with pytest.raises(AssertionError, match="no_comment needs a comment on the lines"):
+
+        @Cheatsheet("t").row("G", "row", tf=tf_double, torch=no_comment, note="n")
+        def check(tf_out, torch_out):
+            """Anything."""
+
+    with pytest.raises(AssertionError, match="check needs a docstring"):
+
+        @Cheatsheet("t").row("G", "row", tf=tf_double, torch=torch_double, note="n")
+        def check(tf_out, torch_out):
+            pass
+
+
+def test_refused_passes_only_when_the_block_raises_what_it_names():
+    with refused(tf.errors.InvalidArgumentError, claim="TF does not promote"):
+        tf.constant([1, 2]) + tf.constant([1.5, 2.5])
+    with pytest.raises(AssertionError, match=r"expected RuntimeError or TypeError: adds"):
+        with refused(RuntimeError, TypeError, claim="adds"):
+            torch.ones(2) + torch.ones(2)
+    with pytest.raises(ZeroDivisionError):  # another error is not proof: it propagates
+        with refused(TypeError, claim="divides"):
+            divmod(1, 0)
+
+
+def test_a_refused_block_that_does_not_raise_fails_its_row():
+    sheet = Cheatsheet("t")
+    with pytest.raises(AssertionError, match=r"^cheatsheet row 'r': AssertionError: expected"):
+
+        @sheet.row("G", "r", tf=tf_double, torch=torch_double, note="n")
+        def check(tf_out, torch_out):
+            """PyTorch refuses to add (it does not)."""
+            with refused(RuntimeError, claim="PyTorch refuses"):
+                torch.ones(2) + torch.ones(2)
+
+
+def test_the_table_puts_tensorflow_left_and_pytorch_right():
+    page = recorded().table()._repr_html_()
+    head = re.search(r"<thead>(.*?)</thead>", page)[1]
+    assert re.findall(r"<th[^>]*>(\w+)</th>", head) == ["TensorFlow", "PyTorch"]
+    cells = re.findall(r'<td data-framework="(\w+)">(.*?)</td>', page, re.S)
+    assert [framework for framework, _ in cells] == ["TensorFlow", "PyTorch"]
+    assert "constant" in cells[0][1] and "tensor" in cells[1][1]
+    assert 'id="cheatsheet-group-one"' in page and 'id="cheatsheet-tf-x-torch-x"' in page
+    assert "✓ Checked: Both double." in page
+    assert repr(recorded().table()) == "Cheatsheet table: 1 rows"
+
+
+def test_the_table_escapes_every_string():
+    page = recorded(title="<b>x</b> ↔ y", note="a < b & c").table()._repr_html_()
+    assert "<b>x</b>" not in page and "&lt;b&gt;x&lt;/b&gt; ↔ y" in page
+    assert "a &lt; b &amp; c" in page
+    assert "y.dtype: torch.float32" in page  # results are text, escaped
+    assert '<span class="n">torch</span>' in page  # code is highlighted by pygments
+
+
+def test_the_compact_page_is_self_contained_and_offered_as_a_data_link():
+    compact = recorded(note="a < b").compact(filename="sheet.html")
+    page = compact.html
+    assert page.startswith("<!DOCTYPE html>") and page.endswith("</html>")
+    assert not re.search(r"https?:", page), "the page must fetch nothing"
+    assert "<link" not in page and "<script" not in page and "src=" not in page
+    assert "<title>Test sheet: TensorFlow ↔ PyTorch</title>" in page
+    assert f"TensorFlow {tf.__version__} and PyTorch {torch.__version__}" in page
+    assert re.findall(r"<th>([\w ]+)</th>", page)[:3] == ["Operation", "TensorFlow", "PyTorch"]
+    keys = re.findall(r"<td><pre>(.*?)</pre></td>", page)
+    assert keys == ["y = x * 2  # doubled", "y = x * 2  # twice"], "TensorFlow's first"
+    assert "a &lt; b" in page
+    link = compact._repr_html_()
+    assert 'download="sheet.html"' in link and "1 rows" in link
+    data = re.search(r'href="data:text/html;charset=utf-8;base64,([^"]+)"', link)[1]
+    assert base64.b64decode(data).decode("utf-8") == page
+
+
+def test_results_are_short_stable_text():
+    assert describe(torch.tensor([1.0, 2.0])) == "float32 (2,)\n[1. 2.]"
+    assert describe(tf.constant(3, dtype=tf.int64)) == "int64 3"
+    assert describe(np.arange(100)).startswith("int64 (100,)\n[ 0  1 ... 98 99]")
+    assert describe(torch.ones(1, requires_grad=True) * 2) == "float32 (1,)\n[2.]"
+    assert describe((4, 3)) == "(4, 3)"
+    assert anchor("tf.slice / x[:, 1:3] ↔ narrow") == "tf-slice-x-1-3-narrow"

@@ -26,7 +26,7 @@ APT_INSTALL = if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install
   elif sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq $(1) >/dev/null; \
   else echo "$(1) is missing: run 'sudo apt-get install $(1)'."; exit 1; fi
 
-.PHONY: html test serve clean bench lint lint-workflows linkcheck-external chromium graphviz
+.PHONY: html test serve clean bench lint lint-workflows linkcheck-external chromium graphviz gettext
 
 # (Re)install only when a requirements file or pyproject.toml changes.
 $(STAMP): requirements/*.txt pyproject.toml
@@ -38,10 +38,22 @@ $(STAMP): requirements/*.txt pyproject.toml
 	rm -f $(VENV)/.installed-*
 	touch $@
 
-# `make html EXAMPLE=autograd` builds only the examples whose file name contains "autograd".
+# English at the site root, then Chinese under zh_CN/, reusing the English build's executed outputs.
+# `make html LANGUAGES=en` builds English only; `make html EXAMPLE=autograd` re-executes only the
+# examples whose file name contains "autograd" (the other pages keep their last outputs).
+LANGUAGES ?= en zh_CN
 html: $(STAMP) graphviz
-	EXAMPLE=$(EXAMPLE) $(SPHINXBUILD) docs docs/_build/html
-	@echo "Site: docs/_build/html/index.html"
+	EXAMPLE=$(EXAMPLE) $(SPHINXBUILD) -d docs/_build/doctrees/en docs docs/_build/html
+	$(if $(filter zh_CN,$(LANGUAGES)),SIDEBYSIDE_LANG=zh_CN $(SPHINXBUILD) \
+	  -d docs/_build/doctrees/zh_CN docs docs/_build/html/zh_CN)
+	@echo "Site: docs/_build/html/index.html (中文: docs/_build/html/zh_CN/index.html)"
+
+# After changing English text, and after a full `make html` (figure titles are the images' alt text):
+# extract the text and update docs/locale/zh_CN (then translate what is new or
+# marked fuzzy; `make test` fails, naming file and message, while any message is untranslated).
+gettext: $(STAMP)
+	SIDEBYSIDE_EXECUTE=0 $(BIN)/sphinx-build -b gettext -q docs docs/_build/gettext
+	$(BIN)/sphinx-intl update -p docs/_build/gettext -l zh_CN -d docs/locale -w 0
 
 test: $(STAMP) node_modules chromium graphviz
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

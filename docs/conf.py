@@ -1,7 +1,6 @@
 """Sphinx configuration for sidebyside: static vs dynamic computation graphs, side by side."""
 
 import os
-import re
 import sys
 from pathlib import Path
 from urllib.parse import urlparse
@@ -21,12 +20,29 @@ sidebyside.require_frameworks()
 project = "sidebyside"
 # Where the site is hosted; a fork sets SIDEBYSIDE_BASEURL (the CI workflow takes it from GitHub
 # Pages). Canonical links, the sitemap, robots.txt, social cards and the 404 page use it.
-html_baseurl = os.environ.get("SIDEBYSIDE_BASEURL", "https://sidebyside.github.io/sidebyside/")
-if not html_baseurl.endswith("/"):
-    html_baseurl += "/"
+site_baseurl = os.environ.get("SIDEBYSIDE_BASEURL", "https://sidebyside.github.io/sidebyside/")
+if not site_baseurl.endswith("/"):
+    site_baseurl += "/"
 author = "the sidebyside authors"
 copyright = "2026, the sidebyside authors"
-language = "en"
+
+# -- Languages -------------------------------------------------------------------------------------
+# English at the site root, Chinese under zh_CN/, from one source: the Chinese build translates the
+# English pages with the catalogues in docs/locale (gettext, kept up to date by `make gettext`).
+# `make html` builds English first, executing every example, then Chinese, reusing those outputs.
+LANGUAGES = {"en": "", "zh_CN": "zh_CN/"}  # language: folder under the site root
+language = os.environ.get("SIDEBYSIDE_LANG", "en")
+if language not in LANGUAGES:
+    raise ValueError(f"SIDEBYSIDE_LANG={language!r}: the site has {', '.join(LANGUAGES)}")
+html_baseurl = site_baseurl + LANGUAGES[language]
+locale_dirs = ["locale/"]
+gettext_compact = False  # one catalogue per page
+gettext_location = False  # no line numbers: catalogues change only when the text does
+gettext_uuid = False
+html_search_language = "zh" if language == "zh_CN" else "en"  # Chinese search splits with jieba
+if language == "zh_CN":  # the glossary's terms are words of their own: a search for 计算图 finds it
+    html_search_options = {"dict": str(DOCS / "locale" / "zh_CN" / "search_words.txt")}
+sidebyside_languages = LANGUAGES  # the header's language switch and the hreflang links
 
 # -- Extensions ------------------------------------------------------------------------------------
 extensions = [
@@ -51,19 +67,29 @@ exclude_patterns = [
 nitpicky = True
 
 # -- Gallery ---------------------------------------------------------------------------------------
-# `make html EXAMPLE=autograd` (the edit loop) executes only the scripts whose file name contains
-# "autograd"; the other pages keep the outputs of the last build (sphinx-gallery skips a script
-# whose md5 matches its last run). `make serve` (SIDEBYSIDE_LIVE=1) re-executes a script only when
-# it changed. A plain `make html` re-executes every script.
+# sphinx-gallery re-executes a script when its md5 differs from the one saved at its last run, and
+# otherwise keeps that run's outputs. So the configuration is the same for every kind of build
+# (a changed configuration would make Sphinx re-read and re-write every page), and what runs is
+# chosen by forgetting md5s:
+# * `make html`: every script's md5 is forgotten, so every example is re-executed;
+# * `make html EXAMPLE=autograd` (the edit loop): only scripts whose name contains "autograd",
+#   and any script changed since its last run;
+# * `make serve` (SIDEBYSIDE_LIVE=1): only scripts changed since their last run;
+# * the Chinese build, and extracting text for translation (SIDEBYSIDE_EXECUTE=0): nothing.
 only = os.environ.get("EXAMPLE", "")
 live = bool(os.environ.get("SIDEBYSIDE_LIVE"))
+execute = language == "en" and os.environ.get("SIDEBYSIDE_EXECUTE", "1") != "0"
+if execute and not live:
+    for checksum in (DOCS / "auto_examples").rglob("plot_*.py.md5"):
+        if only in checksum.name:  # "" is in every name
+            checksum.unlink()
 sphinx_gallery_conf = {
     "examples_dirs": ["../gallery"],
     "gallery_dirs": ["auto_examples"],
-    "filename_pattern": rf"/plot_[^/]*{re.escape(only)}",
+    "filename_pattern": r"/plot_" if execute else "(?!)",  # "(?!)" matches nothing
     "backreferences_dir": "gen_modules/backreferences",
     "within_subsection_order": "FileNameSortKey",  # order comes from file names, never from length
-    "run_stale_examples": not live,  # every build re-executes every example, except live preview
+    "run_stale_examples": False,  # see above: what runs is chosen by forgetting md5s
     "reset_modules": ("matplotlib", "sidebyside_ext.reset_example"),
     "reset_modules_order": "both",
     "capture_repr": ("_repr_html_", "__repr__"),
@@ -104,6 +130,7 @@ html_favicon = "_static/logo.svg"
 html_theme_options = {
     "secondary_sidebar_items": {"**": ["page-toc", "sg_download_links"], "index": []},
     "navigation_with_keys": False,
+    "navbar_end": ["language-switcher", "theme-switcher", "navbar-icon-links"],
     "show_prev_next": True,
 }
 # Example pages drop the section navigation so the two panes get the width (prev/next stay).

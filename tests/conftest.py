@@ -38,8 +38,10 @@ def make_project(dest: Path, gallery: Path = ROOT / "gallery", index: str | None
     return docs
 
 
-def sphinx_build(docs: Path, out: Path, example: str = "") -> subprocess.CompletedProcess:
-    env = {**os.environ, "EXAMPLE": example}
+def sphinx_build(
+    docs: Path, out: Path, example: str = "", language: str = "en"
+) -> subprocess.CompletedProcess:
+    env = {**os.environ, "EXAMPLE": example, "SIDEBYSIDE_LANG": language}
     return subprocess.run(
         [*SPHINX, str(docs), str(out)], capture_output=True, text=True, env=env, cwd=ROOT
     )
@@ -47,15 +49,17 @@ def sphinx_build(docs: Path, out: Path, example: str = "") -> subprocess.Complet
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Path:
-    """The whole site, built once per test session exactly as `make html` builds it.
+    """The whole site, both languages, built once per test session exactly as `make html` does.
 
     SIDEBYSIDE_SITE=docs/_build/html reuses a site built already (quick loops on page tests).
     """
     if os.environ.get("SIDEBYSIDE_SITE"):
         return Path(os.environ["SIDEBYSIDE_SITE"]).resolve()
     tmp = tmp_path_factory.mktemp("site")
-    result = sphinx_build(make_project(tmp), tmp / "html")
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-6000:]
+    docs = make_project(tmp)
+    for language, out in (("en", tmp / "html"), ("zh_CN", tmp / "html" / "zh_CN")):
+        result = sphinx_build(docs, out, language=language)
+        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-6000:]
     return tmp / "html"
 
 

@@ -66,7 +66,7 @@ class Watched:
 
 def test_every_page_loads_without_errors_or_external_requests(site, server, browser):
     pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
-    pages = [page for page in pages if not page.startswith("_static/")]  # theme fragments
+    pages = [page for page in pages if "_static/" not in page]  # theme fragments
     assert len(pages) >= 10
     watched = Watched(browser, 1440)
     problems = []
@@ -168,9 +168,13 @@ def test_the_offline_zip_opens_from_disk(site, browser, tmp_path):
 
 
 def reader_pages(site) -> list[str]:
-    """Every page a reader can open, as paths relative to the site root."""
+    """Every English page a reader can open, as paths relative to the site root. The Chinese
+    pages have the same markup, code and figures: the checks below take ZH_SAMPLE of them."""
     pages = sorted(page.relative_to(site).as_posix() for page in site.rglob("*.html"))
-    return [page for page in pages if not page.startswith(("_static/", "_sources/"))]
+    return [page for page in pages if not page.startswith(("_static/", "_sources/", "zh_CN/"))]
+
+
+ZH_SAMPLE = ["zh_CN/index.html", f"zh_CN/{EXAMPLE}", "zh_CN/glossary.html", "zh_CN/sources.html"]
 
 
 def themed_page(browser, mode: str, width: int = 1280):
@@ -206,7 +210,7 @@ def test_no_serious_accessibility_violation_on_any_page(site, server, browser, m
     """axe-core (WCAG 2.2 AA rules and best practices, none disabled) on every page."""
     page = themed_page(browser, mode)
     problems = []
-    for path in reader_pages(site):
+    for path in reader_pages(site) + ZH_SAMPLE:
         page.goto(f"{server}/{path}", wait_until="networkidle")
         assert page.evaluate("document.documentElement.dataset.theme") == mode, path
         page.add_script_tag(path=str(AXE))
@@ -248,3 +252,45 @@ def bright_share(png: bytes) -> float:
 
     counts = Image.open(io.BytesIO(png)).convert("L").histogram()  # pixels per grey level
     return sum(counts[201:]) / sum(counts)
+
+
+def test_the_language_switch_leads_to_the_same_page_by_keyboard(server, browser):
+    page = Watched(browser, 1440).goto(f"{server}/{EXAMPLE}")
+    for language, tag in (("中文", "zh-CN"), ("English", "en")):
+        switch = page.locator("a.sbs-language:visible")
+        assert switch.inner_text() == language
+        switch.focus()
+        with page.expect_navigation():
+            page.keyboard.press("Enter")
+        assert page.evaluate("document.documentElement.lang") == tag
+        expected = ("zh_CN/" if tag == "zh-CN" else "") + EXAMPLE
+        assert page.url == f"{server}/{expected}", page.url
+    page.close()
+
+
+def test_chinese_search_finds_the_pages_that_teach_a_term(server, browser):
+    page = Watched(browser, 1440).page
+    for term, teaching_page in (("计算图", "glossary"), ("叶子节点", "plot_20_autograd")):
+        page.goto(f"{server}/zh_CN/search.html?q={term}", wait_until="networkidle")
+        results = page.locator("#search-results ul.search li a")
+        results.first.wait_for(timeout=15_000)
+        links = results.evaluate_all("links => links.map(a => a.href)")
+        assert any(teaching_page in link for link in links), f"{term}: {links[:8]}"
+    page.close()
+
+
+@pytest.mark.parametrize(
+    "path, mode", [(EXAMPLE, "light"), (EXAMPLE, "dark"), (f"zh_CN/{EXAMPLE}", "light")]
+)
+def test_an_example_at_1280_px_is_saved_in_both_modes(server, browser, path, mode):
+    """Artefacts for a reviewer: the define-and-run page as a laptop shows it, light and dark,
+    and its Chinese edition."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = themed_page(browser, mode)
+    page.goto(f"{server}/{path}", wait_until="networkidle")
+    language = "-zh_CN" if path.startswith("zh_CN/") else ""
+    out = SHOTS / f"{Path(path).stem}{language}-1280-{mode}.png"
+    page.screenshot(path=str(out), full_page=True)
+    assert page.evaluate("document.documentElement.dataset.theme") == mode
+    assert out.stat().st_size > 10_000
+    page.context.close()

@@ -409,7 +409,7 @@ def configure_kernels(app) -> None:
     The profile lives in the build folder, beside jupyter_cache (never in the sources or the
     user's ~/.ipython); kernels inherit ``IPYTHONDIR`` from this process.
     """
-    ipython_dir = Path(app.outdir).parent / "ipython"
+    ipython_dir = Path(app.srcdir) / "_build" / "ipython"
     profile = ipython_dir / "profile_default"
     profile.mkdir(parents=True, exist_ok=True)
     config = KERNEL_CONFIG.format(ext=str(Path(__file__).resolve().parent))

@@ -12,6 +12,8 @@
   a reader needs, on the pages and at the top of every downloaded script.
 * ``write_robots_and_offline_zip``: ``robots.txt`` naming the sitemap, and a zip of the whole site
   that opens from disk.
+* ``add_language_links``: the same page in the other language, for the header's language switch
+  and the ``hreflang`` links; ``write_robots_and_offline_zip`` adds a translation to the sitemap.
 * ``name_sidebar_toggles``: the theme's expand/collapse buttons in the sidebar get an accessible
   name ("Pages under …"); the theme gives them only an icon.
 """
@@ -27,6 +29,7 @@ import zipfile
 from pathlib import Path
 
 from docutils import nodes
+from docutils.transforms import Transform
 from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
 
@@ -222,7 +225,7 @@ def check_every_example_ran(app, exception) -> None:
         examples_dir, gallery_dir = src_root / examples_dir, out_root / gallery_dir
         for script in sorted(examples_dir.rglob("plot_*.py")):
             if not re.search(conf["filename_pattern"], str(script)):
-                continue  # not executed on purpose: `make html EXAMPLE=…` builds one example
+                continue  # executes nothing on purpose: the Chinese build, text extraction
             page = gallery_dir / script.relative_to(examples_dir).with_suffix(".rst")
             if not page.exists():
                 problems.append(f"{script.name}: no page was written (did it call sys.exit()?)")
@@ -246,16 +249,18 @@ def execute_notebook_pages_first(app, config) -> None:
     myst-nb would execute them while reading, after sphinx-gallery has loaded both frameworks into
     this process: a kernel importing them again on top (+0.85 GB here). With
     ``nb_execution_mode = "cache"`` it finds these fresh outputs instead. A full build empties
-    the cache first, so it executes every page; ``make html EXAMPLE=…`` (the edit loop) executes
-    only pages that changed since the cache was filled.
+    the cache first, so it executes every page; the edit loop, live preview and the Chinese build
+    execute only pages that changed since the cache was filled.
     """
     from jupyter_cache import get_cache
     from jupyter_cache.base import CacheBundleIn
     from jupyter_cache.executors.utils import single_nb_execution
     from myst_nb.core.read import read_myst_markdown_notebook
 
-    cache = get_cache(str(Path(app.outdir).parent / "jupyter_cache"))
-    edit_loop = bool(os.environ.get("EXAMPLE"))
+    cache = get_cache(str(Path(app.srcdir) / "_build" / "jupyter_cache"))
+    # The edit loop and a translation's build reuse what is cached; a full build executes all.
+    edit_loop = any(os.environ.get(v) for v in ("EXAMPLE", "SIDEBYSIDE_LIVE"))
+    edit_loop = edit_loop or config.language != "en" or os.environ.get("SIDEBYSIDE_EXECUTE") == "0"
     if not edit_loop:
         cache.clear_cache()
     for page in sorted(Path(app.srcdir).rglob("*.md")):
@@ -348,18 +353,28 @@ def add_install_line_to_downloads(app) -> None:
     sources in ``gallery/`` stay plain. A reader without the package gets one line, not a traceback.
     """
     gallery = Path(app.srcdir) / GALLERY_OUTPUT
-    patched = {}
+    sources = Path(app.srcdir) / app.config.sphinx_gallery_conf["examples_dirs"][0]
+    patched, newest = {}, 0.0
     for script in gallery.rglob("plot_*.py"):
         text = script.read_text(encoding="utf-8")
         if sidebyside.INSTALL_LINE not in text:
             script.write_text(with_install_header(text), encoding="utf-8")
         patched[script.name] = script.read_bytes()
+        # The copy keeps its source's time: Sphinx re-reads a page when a download it links to
+        # is newer than the page, and the edit loop should re-read only the edited example's.
+        source = sources / script.relative_to(gallery)
+        if source.exists():
+            mtime = source.stat().st_mtime
+            os.utime(script, (mtime, mtime))
+            newest = max(newest, mtime)
     for archive in gallery.rglob("*.zip"):
         with zipfile.ZipFile(archive) as old:
             members = [(info, old.read(info)) for info in old.infolist()]
         with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as new:
             for info, data in members:
                 new.writestr(info, patched.get(Path(info.filename).name, data))
+        if newest:
+            os.utime(archive, (newest, newest))
 
 
 # --- robots.txt and the offline copy --------------------------------------------------------------
@@ -367,18 +382,91 @@ def add_install_line_to_downloads(app) -> None:
 OFFLINE_ZIP = "sidebyside-offline.zip"
 
 
+def site_root(app) -> Path:
+    """The folder of the whole site: this build's output, or its parent for a translation."""
+    out = Path(app.outdir)
+    return out.parent if app.config.language != "en" else out
+
+
 def write_robots_and_offline_zip(app, exception) -> None:
-    """``robots.txt`` pointing at the sitemap, and the whole site zipped for reading from disk."""
+    """``robots.txt`` naming the sitemap, and the whole site (every language built so far) zipped
+    for reading from disk. A translation's build adds its pages to the site's one sitemap."""
     if exception is not None or app.builder.format != "html":
         return
-    out = Path(app.outdir)
-    (out / "robots.txt").write_text(
-        f"User-agent: *\nAllow: /\n\nSitemap: {app.config.html_baseurl}sitemap.xml\n"
-    )
-    with zipfile.ZipFile(out / OFFLINE_ZIP, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in sorted(out.rglob("*")):
-            if path.is_file() and path.name != OFFLINE_ZIP and path.suffix != ".buildinfo":
-                archive.write(path, Path("sidebyside") / path.relative_to(out))
+    root = site_root(app)
+    if app.config.language != "en":
+        _merge_sitemap(root / "sitemap.xml", Path(app.outdir) / "sitemap.xml")
+    else:
+        (root / "robots.txt").write_text(
+            f"User-agent: *\nAllow: /\n\nSitemap: {app.config.html_baseurl}sitemap.xml\n"
+        )
+    if any(os.environ.get(v) for v in ("EXAMPLE", "SIDEBYSIDE_LIVE")):
+        return  # the edit loop and live preview leave the last full build's zip as it is
+    with zipfile.ZipFile(root / OFFLINE_ZIP, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(root.rglob("*")):
+            inside = path.relative_to(root)
+            hidden = any(part.startswith(".") for part in inside.parts)  # .doctrees, .buildinfo
+            if path.is_file() and not hidden and path.name != OFFLINE_ZIP:
+                archive.write(path, Path("sidebyside") / inside)
+
+
+def _merge_sitemap(site_map: Path, translation_map: Path) -> None:
+    """Add the ``<url>`` entries of a translation's sitemap to the site's sitemap."""
+    if not site_map.exists():
+        return  # a translation built alone keeps its own sitemap only
+    entries = re.findall(r"<url>.*?</url>", translation_map.read_text(encoding="utf-8"), re.S)
+    text = site_map.read_text(encoding="utf-8")
+    new = [entry for entry in entries if entry not in text]
+    site_map.write_text(text.replace("</urlset>", "".join(new) + "</urlset>"), encoding="utf-8")
+
+
+def add_language_links(app, pagename, templatename, context, doctree) -> None:
+    """The same page in every language: for the header's switcher and the hreflang links."""
+    languages = app.config.sidebyside_languages  # {"en": "", "zh_CN": "zh_CN/"}
+    to_root = "../" * (pagename.count("/") + (1 if languages[app.config.language] else 0))
+    site = app.config.html_baseurl[: -len(languages[app.config.language]) or None]
+    context["sbs_languages"] = [
+        {
+            "code": code,
+            "tag": code.replace("_", "-"),
+            "name": LANGUAGE_NAMES[code],
+            "url": f"{to_root}{folder}{pagename}.html",
+            "absolute": f"{site}{folder}{pagename}.html",
+            "current": code == app.config.language,
+        }
+        for code, folder in languages.items()
+    ]
+
+
+def fix_chinese_search(app, exception) -> None:
+    """Sphinx 9.0.4's Chinese search names a stemmer that does not exist, so the search page
+    finds nothing ("ChineseStemmer is not defined", sphinx-doc/sphinx#14229). Apply the fix
+    Sphinx merged upstream (#14416): Chinese search uses the English stemmer it ships."""
+    data = Path(app.outdir) / "_static" / "language_data.js"
+    if exception is None and app.config.html_search_language == "zh" and data.exists():
+        text = data.read_text(encoding="utf-8")
+        broken = "window.Stemmer = ChineseStemmer;"
+        if broken in text:
+            data.write_text(text.replace(broken, "window.Stemmer = EnglishStemmer;"), "utf-8")
+
+
+class RunningTimeIsNotText(Transform):
+    """sphinx-gallery's "Total running time of the script: (0 minutes 1.4 seconds)" line changes
+    at every build: keep it out of the catalogues, and label it in the page's language."""
+
+    default_priority = 5  # before Sphinx's Locale transform (20) translates the page
+    LABEL = {"zh_CN": "脚本总运行时间："}
+
+    def apply(self) -> None:
+        for strong in self.document.findall(nodes.strong):
+            if strong.astext() == "Total running time of the script:":
+                strong.parent["translatable"] = False
+                label = self.LABEL.get(self.document.settings.env.config.language)
+                if label:
+                    strong.replace(strong[0], nodes.Text(label))
+
+
+LANGUAGE_NAMES = {"en": "English", "zh_CN": "中文"}
 
 
 def name_sidebar_toggles(app, pagename, templatename, context, doctree) -> None:
@@ -412,5 +500,9 @@ def setup(app):
     app.connect("doctree-read", wrap_panes)
     app.connect("build-finished", check_every_example_ran)
     app.connect("html-page-context", name_sidebar_toggles, priority=600)  # after the theme's
+    app.add_config_value("sidebyside_languages", {"en": ""}, "html")
+    app.connect("html-page-context", add_language_links)
+    app.add_transform(RunningTimeIsNotText)
+    app.connect("build-finished", fix_chinese_search, priority=800)  # before the offline zip
     app.add_css_file("sidebyside.css")
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -146,8 +146,8 @@ with tf.compat.v1.Session(graph=graph) as session:
 print("dy/da =", tf_da)
 
 # %%
-# **PyTorch (eager)**: only ``a``, which retains its gradient, gets a ``.grad``.
-# .grad adds up over backward() calls: start again from nothing
+# **PyTorch (eager)**: only ``a``, which retains its gradient, gets a ``.grad``. ``.grad``
+# adds up over ``backward()`` calls, so we start again from ``None``.
 w.grad, x.grad = None, None
 a = w + x
 a.retain_grad()

@@ -90,7 +90,7 @@ assert traces == 2 and len(printed_by_graph) == 4
 
 # %%
 # Where does ``tf.print(..., output_stream=sys.stdout)`` go? Below, Python's output is
-# redirected into a buffer. TensorFlow decides when it is imported: it looks for IPython's
+# redirected into a buffer. TensorFlow decides this at import time: it looks for IPython's
 # ``get_ipython``, and only if it finds it does it send its C++ output through Python. So in a
 # plain Python process (a terminal, or this page's build) the buffer stays empty and the line
 # goes to the process's own standard output; in a Jupyter notebook the buffer receives it.

@@ -130,7 +130,8 @@ for z_value in z_values:
 # ran.
 
 # %%
-# **TensorFlow (graph)**: one ``If`` op; both ``MatMul`` ops live in its branch functions.
+# **TensorFlow (graph)**: one ``StatelessIf`` op; both ``MatMul`` ops live in its branch
+# functions.
 top_level = [op.type for op in graph.get_operations()]
 functions = graph.as_graph_def().library.function
 branch_ops = [n.op for f in functions for n in f.node_def]

@@ -84,8 +84,8 @@ init = {
 lr = 0.05  # plain gradient descent: the same update rule in both frameworks
 
 # %%
-# One model for every length / a model that runs at any length
-# ------------------------------------------------------------
+# One model for every length
+# ---------------------------
 # TensorFlow has to describe the loop before it knows how long it will be. The input placeholder
 # has shape ``(1, None, 1)``: batch 1, any number of time steps. ``tf.scan`` puts a loop into the
 # graph that applies the cell once per time step, however many there turn out to be. The hidden

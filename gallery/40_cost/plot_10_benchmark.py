@@ -57,8 +57,10 @@ sidebyside.provenance()
 # starts, which its first operation does; the environment variables
 # ``TF_NUM_INTRAOP_THREADS`` and ``TF_NUM_INTEROP_THREADS`` are read at that moment too.
 # Here, as in the site's build, where the pages before this one ran TensorFlow, the
-# runtime is already running: the setter refuses (below), so we report the sizes instead
-# (``0`` means TensorFlow chose them itself).
+# runtime is already running: the setter refuses (below), so we report the sizes instead.
+# The getters report what the setters configured, ``0`` when they never ran; the runtime
+# then takes the environment variable if it is set (the site's build sets both to 1), and
+# otherwise a size of its own choosing.
 THREADS = 1
 tf.zeros(())  # any TensorFlow operation starts the runtime, if nothing has yet
 refused = False
@@ -493,8 +495,9 @@ for i, name in enumerate(variants):
             ax.bar(x, median * 1e6, width, color=colors[name], label=name)
 ax.set_yscale("log")
 ax.set_xticks(range(len(workloads)), list(workloads))
+ax.set_xlabel(f"workload (measured while building this page: {hardware})")
 ax.set_ylabel("µs per training step (median)")
-ax.set_title(f"Measured while building this page: {hardware}", fontsize=10)
+ax.set_title("Time per training step, each way of running it", fontsize=10)
 handles, labels = ax.get_legend_handles_labels()
 legend = dict(zip(labels, handles, strict=True))  # one entry per variant
 ax.legend(legend.values(), legend.keys(), ncols=4, fontsize=8, loc="upper left")

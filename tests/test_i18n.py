@@ -1,0 +1,108 @@
+"""The Chinese edition: complete, up to date with the English, one vocabulary, same pages."""
+
+import os
+import re
+import subprocess
+import sys
+
+from babel.messages.pofile import read_po
+from conftest import ROOT, make_project
+
+sys.path.insert(0, str(ROOT / "tools"))
+import check_translations  # noqa: E402  (tools/ is a folder of scripts, not a package)
+
+CATALOGUES = check_translations.CATALOGUES
+
+
+def test_every_message_is_translated_with_code_numbers_and_terms_intact():
+    problems = [
+        problem
+        for catalogue in sorted(CATALOGUES.rglob("*.po"))
+        for problem in check_translations.problems_in(catalogue)
+    ]
+    assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems[:60])
+
+
+def test_the_checks_catch_a_broken_translation(tmp_path):
+    broken = tmp_path / "auto_examples" / "page.po"  # a gallery page: reST markup
+    broken.parent.mkdir()
+    broken.write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgid "The static graph traces ``f(x)`` 3 times."\n'
+        'msgstr "静态图把 ``f(y)`` 追踪了 4 次。"\n\n'
+        'msgid "A leaf tensor."\nmsgstr "一个叶节点。"\n\n'
+        'msgid "Not yet."\nmsgstr ""\n\n'
+        'msgid "Call ``f`` (once)."\nmsgstr "调用 ``f``（一次）。"\n',
+        encoding="utf-8",
+    )
+    problems = "\n".join(check_translations.problems_in(broken))
+    assert "code '``f(x)``' changed or missing" in problems
+    assert "numbers differ ['3']" in problems
+    assert "'leaf tensor' is not translated as 叶子节点" in problems
+    assert "untranslated: 'Not yet.'" in problems
+    assert "inline markup lost (a space missing next to it?): 'Call ``f`` (once).'" in problems
+
+
+def test_the_catalogues_hold_exactly_the_english_of_today(tmp_path):
+    """A changed English sentence must reach the catalogues (`make gettext`), or it would be
+    shown in English on the Chinese pages without any test noticing."""
+    docs, out = make_project(tmp_path), tmp_path / "gettext"
+    result = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-b", "gettext", "-q", str(docs), str(out)],
+        cwd=ROOT,
+        env={**os.environ, "SIDEBYSIDE_EXECUTE": "0"},  # extract the text, execute nothing
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    stale = []
+    for template in sorted(out.rglob("*.pot")):
+        name = template.relative_to(out).with_suffix(".po")
+        catalogue = CATALOGUES / name
+        wanted = {m.id for m in read_po(template.open("rb")) if m.id}
+        have = {m.id for m in read_po(catalogue.open("rb")) if m.id} if catalogue.exists() else set()
+        stale += [f"{name}: {text[:70]!r}" for text in sorted(wanted - have)]
+    assert not stale, "English text missing from the catalogues (run `make gettext`):\n" + (
+        "\n".join(stale[:40])
+    )
+
+
+def test_every_page_exists_in_both_languages_and_says_which(site):
+    english = sorted(
+        page.relative_to(site)
+        for page in site.rglob("*.html")
+        if page.relative_to(site).parts[0] not in ("zh_CN", "_static")
+    )
+    assert len(english) > 20
+    for page in english:
+        chinese = site / "zh_CN" / page
+        assert chinese.exists(), f"no Chinese page for {page}"
+        for path, tag in ((site / page, "en"), (chinese, "zh-CN")):
+            html = path.read_text(encoding="utf-8")
+            assert f'<html lang="{tag}"' in html, f"{path.relative_to(site)}: lang is not {tag}"
+            links = dict(re.findall(r'<link rel="alternate" hreflang="([^"]+)" href="([^"]+)"', html))
+            assert links["en"].endswith("/" + page.as_posix()), path
+            assert links["zh-CN"].endswith("/zh_CN/" + page.as_posix()), path
+            assert links["x-default"] == links["en"], path
+
+
+def test_chinese_pages_are_in_chinese_with_the_same_outputs(site):
+    for page in ("index.html", "auto_examples/10_graphs/plot_20_autograd.html", "glossary.html"):
+        english = (site / page).read_text(encoding="utf-8")
+        chinese = (site / "zh_CN" / page).read_text(encoding="utf-8")
+        article = chinese.split("<article", 1)[1]
+        han = len(re.findall(r"[\u4e00-\u9fff]", article))
+        assert han > 200, f"zh_CN/{page}: only {han} Chinese characters"
+        outputs = re.findall(r'<div class="sphx-glr-script-out.*?</pre>', english, re.S)
+        for output in outputs:
+            assert output in chinese, f"zh_CN/{page}: an executed output differs from English"
+    glossary = (site / "zh_CN" / "glossary.html").read_text(encoding="utf-8")
+    for chinese in check_translations.TERMS.values():
+        assert chinese in glossary, f"the Chinese glossary lacks {chinese}"
+
+
+def test_chinese_search_knows_every_glossary_term_as_a_word():
+    """jieba splits 计算图 into 计算 + 图 unless its dictionary has the word (conf.py gives it)."""
+    words = (CATALOGUES.parent / "search_words.txt").read_text(encoding="utf-8").split()
+    missing = [term for term in check_translations.TERMS.values() if term not in words]
+    assert not missing, f"add to docs/locale/zh_CN/search_words.txt: {missing}"

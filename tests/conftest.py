@@ -14,6 +14,7 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 import site_server  # noqa: E402  (tools/ is a folder of scripts, not a package)
+from bench_build import generated_outputs  # noqa: E402
 
 GALLERY_SCRIPTS = sorted((ROOT / "gallery").rglob("plot_*.py"))
 # Pages that print timings, so their text differs from run to run.
@@ -28,7 +29,7 @@ def make_project(dest: Path, gallery: Path = ROOT / "gallery", index: str | None
     shutil.copytree(
         ROOT / "docs",
         docs,
-        ignore=shutil.ignore_patterns("_build", "auto_examples", "jupyter_execute", "sg_*"),
+        ignore=generated_outputs,
     )
     (dest / "gallery").symlink_to(gallery)
     if index is not None:

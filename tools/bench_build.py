@@ -140,11 +140,19 @@ def _sample_tree(pid: int, peak: list[int], stop: threading.Event) -> None:
         peak[0] = max(peak[0], total)
 
 
+def generated_outputs(folder: str, names: list[str]) -> set[str]:
+    """For ``shutil.copytree``: what a build generates at the top of docs/ (not its sources, such
+    as the catalogues in docs/locale/zh_CN/LC_MESSAGES/auto_examples)."""
+    if Path(folder).resolve() != (ROOT / "docs").resolve():
+        return set()
+    return {n for n in names if n in ("_build", "auto_examples", "jupyter_execute", "gen_modules")
+            or n.startswith("sg_")}
+
+
 def private_docs(tmp: Path) -> Path:
     """A copy of docs/ (sources only) beside a link to the gallery, as the tests build it."""
     docs = tmp / "docs"
-    ignore = shutil.ignore_patterns("_build", "auto_examples", "jupyter_execute", "sg_*")
-    shutil.copytree(ROOT / "docs", docs, ignore=ignore)
+    shutil.copytree(ROOT / "docs", docs, ignore=generated_outputs)
     (tmp / "gallery").symlink_to(ROOT / "gallery")
     return docs
 

@@ -36,7 +36,7 @@ if language not in LANGUAGES:
     raise ValueError(f"SIDEBYSIDE_LANG={language!r}: the site has {', '.join(LANGUAGES)}")
 html_baseurl = site_baseurl + LANGUAGES[language]
 locale_dirs = ["locale/"]
-gettext_compact = False  # one catalogue per page
+gettext_compact = "sidebyside"  # one catalogue for the whole site: docs/locale/zh_CN/LC_MESSAGES/sidebyside.po
 gettext_location = False  # no line numbers: catalogues change only when the text does
 gettext_uuid = False
 html_search_language = "zh" if language == "zh_CN" else "en"  # Chinese search splits with jieba

@@ -26,7 +26,7 @@ APT_INSTALL = if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install
   elif sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq $(1) >/dev/null; \
   else echo "$(1) is missing: run 'sudo apt-get install $(1)'."; exit 1; fi
 
-.PHONY: html test serve clean bench lint lint-workflows linkcheck-external chromium graphviz gettext
+.PHONY: html merge example-times test serve clean bench lint lint-workflows linkcheck-external chromium graphviz gettext
 
 # (Re)install only when a requirements file or pyproject.toml changes.
 $(STAMP): requirements/*.txt pyproject.toml
@@ -41,12 +41,23 @@ $(STAMP): requirements/*.txt pyproject.toml
 # English at the site root, then Chinese under zh_CN/, reusing the English build's executed outputs.
 # `make html LANGUAGES=en` builds English only; `make html EXAMPLE=autograd` re-executes only the
 # examples whose file name contains "autograd" (the other pages keep their last outputs).
+# `make html SHARD=k/N` is one machine of several: it executes slice k of N of the examples (English
+# only); `make merge SHARDS="dir1 dir2 ..."` then builds the site from the shards' docs/auto_examples.
 LANGUAGES ?= en zh_CN
 html: $(STAMP) graphviz
-	EXAMPLE=$(EXAMPLE) $(SPHINXBUILD) -d docs/_build/doctrees/en docs docs/_build/html
-	$(if $(filter zh_CN,$(LANGUAGES)),SIDEBYSIDE_LANG=zh_CN $(SPHINXBUILD) \
+	EXAMPLE=$(EXAMPLE) SHARD=$(SHARD) $(SPHINXBUILD) -d docs/_build/doctrees/en docs docs/_build/html
+	$(if $(and $(filter zh_CN,$(LANGUAGES)),$(if $(SHARD),,1)),SIDEBYSIDE_LANG=zh_CN $(SPHINXBUILD) \
 	  -d docs/_build/doctrees/zh_CN docs docs/_build/html/zh_CN)
 	@echo "Site: docs/_build/html/index.html (中文: docs/_build/html/zh_CN/index.html)"
+
+merge: $(STAMP)
+	@test -n "$(SHARDS)" || { echo 'Name the shards: make merge SHARDS="dir1 dir2"'; exit 1; }
+	$(BIN)/python docs/_ext/shards.py merge $(SHARDS)
+	SIDEBYSIDE_MERGED=1 $(MAKE) html
+
+# After adding an example, or when the examples' times change a lot: the shards' balance.
+example-times: $(STAMP)
+	$(BIN)/python docs/_ext/shards.py times
 
 # After changing English text, and after a full `make html` (figure titles are the images' alt text):
 # extract the text and update docs/locale/zh_CN (then translate what is new or
@@ -72,10 +83,12 @@ graphviz:
 	@command -v dot >/dev/null || { $(call APT_INSTALL,graphviz); }
 
 # Live preview on http://127.0.0.1:8000: rebuilds on save, re-executing only the edited example
-# (sphinx-gallery's md5 cache), and the browser reloads by itself.
+# (sphinx-gallery's md5 cache), and the browser reloads by itself. (The test serves a copy: DOCS=.)
+DOCS ?= docs
+PORT ?= 8000
 serve: $(STAMP) graphviz
-	SIDEBYSIDE_LIVE=1 $(BIN)/sphinx-autobuild docs docs/_build/html -b html -n --keep-going \
-	  --watch gallery --watch src --port 8000 \
+	SIDEBYSIDE_LIVE=1 $(BIN)/sphinx-autobuild $(DOCS) $(DOCS)/_build/html -b html -n --keep-going \
+	  --watch $(DOCS)/../gallery --watch src --port $(PORT) \
 	  --re-ignore '(auto_examples|jupyter_execute|gen_modules|jupyter_cache|torchinductor|_build)/'
 
 bench: $(STAMP)

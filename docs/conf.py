@@ -1,6 +1,7 @@
 """Sphinx configuration for sidebyside: static vs dynamic computation graphs, side by side."""
 
 import os
+import re
 import sys
 from pathlib import Path
 from urllib.parse import urlparse
@@ -9,6 +10,8 @@ import sidebyside
 
 DOCS = Path(__file__).parent
 sys.path.insert(0, str(DOCS / "_ext"))
+import shards  # noqa: E402  (docs/_ext/shards.py: one gallery built on several machines)
+
 # Keep TensorFlow's C++ log lines out of the terminal and the pages.
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 os.environ.setdefault("MPLBACKEND", "Agg")
@@ -36,7 +39,9 @@ if language not in LANGUAGES:
     raise ValueError(f"SIDEBYSIDE_LANG={language!r}: the site has {', '.join(LANGUAGES)}")
 html_baseurl = site_baseurl + LANGUAGES[language]
 locale_dirs = ["locale/"]
-gettext_compact = "sidebyside"  # one catalogue for the whole site: docs/locale/zh_CN/LC_MESSAGES/sidebyside.po
+gettext_compact = (
+    "sidebyside"  # one catalogue for the whole site: docs/locale/zh_CN/LC_MESSAGES/sidebyside.po
+)
 gettext_location = False  # no line numbers: catalogues change only when the text does
 gettext_uuid = False
 html_search_language = "zh" if language == "zh_CN" else "en"  # Chinese search splits with jieba
@@ -55,6 +60,7 @@ extensions = [
     "notfound.extension",
     "sidebyside_ext",
     "figures",  # docs/_ext/figures.py: every figure in a light and a dark variant
+    "shards",  # docs/_ext/shards.py: `make html SHARD=k/N` writes which examples it executed
 ]
 exclude_patterns = [
     "_build",
@@ -75,20 +81,33 @@ nitpicky = True
 # * `make html EXAMPLE=autograd` (the edit loop): only scripts whose name contains "autograd",
 #   and any script changed since its last run;
 # * `make serve` (SIDEBYSIDE_LIVE=1): only scripts changed since their last run;
+# * `make html SHARD=k/N` (one machine of several): only the scripts of slice k (docs/_ext/shards.py);
+# * `make merge` (the shards' outputs copied in) and `make serve` (SIDEBYSIDE_LIVE=1): only
+#   scripts changed since their last run;
 # * the Chinese build, and extracting text for translation (SIDEBYSIDE_EXECUTE=0): nothing.
 only = os.environ.get("EXAMPLE", "")
-live = bool(os.environ.get("SIDEBYSIDE_LIVE"))
+sidebyside_shard = os.environ.get("SHARD", "")
+keep_outputs = any(os.environ.get(v) for v in ("SIDEBYSIDE_LIVE", "SIDEBYSIDE_MERGED"))
 execute = language == "en" and os.environ.get("SIDEBYSIDE_EXECUTE", "1") != "0"
-if execute and not live:
+scripts = r"/plot_"
+if sidebyside_shard:
+    shard_examples = shards.examples_in_shard(sidebyside_shard)
+    scripts = "|".join(re.escape(f"/{name}") + "$" for name in shard_examples) or "(?!)"
+if execute and not keep_outputs:
     for checksum in (DOCS / "auto_examples").rglob("plot_*.py.md5"):
-        if only in checksum.name:  # "" is in every name
+        script = checksum.relative_to(DOCS / "auto_examples").as_posix().removesuffix(".md5")
+        if only in checksum.name and re.search(scripts, "/" + script):  # "" is in every name
             checksum.unlink()
 sphinx_gallery_conf = {
     "examples_dirs": ["../gallery"],
     "gallery_dirs": ["auto_examples"],
-    "filename_pattern": r"/plot_" if execute else "(?!)",  # "(?!)" matches nothing
+    "filename_pattern": scripts if execute else "(?!)",  # "(?!)" matches nothing
     "backreferences_dir": "gen_modules/backreferences",
-    "within_subsection_order": "FileNameSortKey",  # order comes from file names, never from length
+    # Order comes from file names, never from length; a shard runs its slice last name first.
+    "within_subsection_order": "shards.ReverseFileNameSortKey"
+    if sidebyside_shard
+    else "FileNameSortKey",
+    "subsection_order": "shards.reverse_subsections" if sidebyside_shard else None,
     "run_stale_examples": False,  # see above: what runs is chosen by forgetting md5s
     "reset_modules": ("matplotlib", "sidebyside_ext.reset_example"),
     "reset_modules_order": "both",
@@ -114,7 +133,7 @@ sphinx_gallery_conf = {
 # -- Executed notebook pages (MyST) ----------------------------------------------------------------
 # sidebyside_ext executes every notebook page at the start of every build, before the gallery, and
 # fills this cache; myst-nb then reads the fresh outputs from it.
-nb_execution_mode = "cache"
+nb_execution_mode = "off" if sidebyside_shard else "cache"  # a shard executes gallery scripts only
 nb_execution_raise_on_error = True
 nb_execution_timeout = 120
 nb_merge_streams = True

@@ -13,6 +13,8 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+import shards  # noqa: E402  (docs/_ext/shards.py: building on several machines)
 import site_server  # noqa: E402  (tools/ is a folder of scripts, not a package)
 from bench_build import generated_outputs  # noqa: E402
 
@@ -20,6 +22,7 @@ GALLERY_SCRIPTS = sorted((ROOT / "gallery").rglob("plot_*.py"))
 # Pages that print timings, so their text differs from run to run.
 MEASURED = ("benchmark", "padded_batches")
 # Same command as `make html`: warnings are errors, nitpicky, keep going, fresh environment.
+TINY_INDEX = "# tiny\n\n```{toctree}\nauto_examples/index\n```\n"  # a site of the gallery only
 SPHINX = [sys.executable, "-m", "sphinx", "-b", "html", "-n", "-W", "--keep-going", "-E"]
 
 
@@ -39,17 +42,49 @@ def make_project(dest: Path, gallery: Path = ROOT / "gallery", index: str | None
     return docs
 
 
+def build_env(example: str = "", language: str = "en", **more: str) -> dict:
+    return {**os.environ, "EXAMPLE": example, "SIDEBYSIDE_LANG": language, **more}
+
+
 def sphinx_build(
-    docs: Path, out: Path, example: str = "", language: str = "en"
+    docs: Path, out: Path, example: str = "", language: str = "en", **env: str
 ) -> subprocess.CompletedProcess:
-    env = {**os.environ, "EXAMPLE": example, "SIDEBYSIDE_LANG": language}
     return subprocess.run(
-        [*SPHINX, str(docs), str(out)], capture_output=True, text=True, env=env, cwd=ROOT
+        [*SPHINX, str(docs), str(out)],
+        capture_output=True,
+        text=True,
+        env=build_env(example, language, **env),
+        cwd=ROOT,
     )
 
 
+SHARDS = 2
+
+
 @pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Path:
+def shard_builds(request, tmp_path_factory) -> list[tuple[Path, subprocess.Popen]]:
+    """`make html SHARD=k/2` for k = 1, 2, each in its own process, started before the site's
+    build so that the three share the machine's cores (only when a test asks for merged_site)."""
+    if not any("merged_site" in item.fixturenames for item in request.session.items):
+        return []
+    builds = []
+    for k in range(1, SHARDS + 1):
+        tmp = tmp_path_factory.mktemp(f"shard{k}")
+        docs = make_project(tmp)
+        with open(tmp / "build.log", "w") as log:
+            process = subprocess.Popen(
+                [*SPHINX, str(docs), str(tmp / "html")],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=build_env(SHARD=f"{k}/{SHARDS}"),
+                cwd=ROOT,
+            )
+        builds.append((docs, process))
+    return builds
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory, shard_builds) -> Path:
     """The whole site, both languages, built once per test session exactly as `make html` does.
 
     SIDEBYSIDE_SITE=docs/_build/html reuses a site built already (quick loops on page tests).
@@ -71,3 +106,17 @@ def server(site):
     httpd, url = site_server.serve(site)
     yield url
     httpd.shutdown()
+
+
+@pytest.fixture(scope="session")
+def merged_site(shard_builds, tmp_path_factory) -> Path:
+    """English pages built as CI's matrix builds them: the shards' outputs merged (`make merge`)."""
+    for docs, process in shard_builds:
+        log = (docs.parent / "build.log").read_text()
+        assert process.wait() == 0, f"{docs.parent.name} failed:\n{log[-6000:]}"
+    tmp = tmp_path_factory.mktemp("merged")
+    docs = make_project(tmp)
+    shards.merge([d / "auto_examples" for d, _ in shard_builds], docs / "auto_examples")
+    result = sphinx_build(docs, tmp / "html", SIDEBYSIDE_MERGED="1")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-6000:]
+    return tmp / "html"

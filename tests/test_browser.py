@@ -1,12 +1,17 @@
 """The built site in a real browser: Debian's Chromium, driven by Playwright, served on 127.0.0.1."""
 
 import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
 import zipfile
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, TINY_INDEX, make_project
 
 playwright = pytest.importorskip("playwright.sync_api")
 
@@ -64,18 +69,49 @@ class Watched:
         return self.page
 
 
-def test_every_page_loads_without_errors_or_external_requests(site, server, browser):
+AXE_RUN = """async () => (await axe.run(document)).violations
+    .filter(v => v.impact === 'serious' || v.impact === 'critical')
+    .map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => n.target).join(' | ')}`)"""
+
+
+@pytest.fixture(scope="module")
+def audit(site, server, browser) -> dict[str, list[str]]:
+    """Every page opened once at 1280 px: what went wrong loading it (console errors, failed or
+    external requests); on every English page and ZH_SAMPLE, axe-core's serious violations in
+    light mode, then in dark mode, and the figures that show as bright slabs in dark mode."""
     pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
     pages = [page for page in pages if "_static/" not in page]  # theme fragments
-    assert len(pages) >= 10
-    watched = Watched(browser, 1440)
-    problems = []
-    for page in pages:
+    audited = set(reader_pages(site) + ZH_SAMPLE)
+    watched = Watched(browser, 1280)
+    found = {"loading": [], "axe": [], "bright": [], "figures": []}
+    for path in pages:
         watched.problems.clear()
-        watched.goto(f"{server}/{page}")
-        problems += [f"{page}: {problem}" for problem in watched.problems]
+        page = watched.goto(f"{server}/{path}")
+        found["loading"] += [f"{path}: {problem}" for problem in watched.problems]
+        if path not in audited:
+            continue
+        page.add_style_tag(content="* { transition: none !important; }")  # colours settle now
+        for mode in ("light", "dark"):  # the switch the theme's button makes
+            page.evaluate(f"document.documentElement.dataset.theme = '{mode}'")
+            page.add_script_tag(path=str(AXE))
+            found["axe"] += [f"{path} ({mode}): {v}" for v in page.evaluate(AXE_RUN)]
+        if path.startswith("zh_CN/"):
+            continue  # the same figures as the English page
+        for figure in page.locator("article img:visible").all():
+            box = figure.bounding_box()
+            if not box or box["width"] < 120 or box["height"] < 80:
+                continue  # icons and thumbnails of nothing
+            figure.scroll_into_view_if_needed()
+            found["figures"].append(path)
+            if bright_share(figure.screenshot()) > 0.5:
+                found["bright"].append(f"{path}: {figure.get_attribute('src')}")
     watched.page.close()
-    assert not problems, "\n".join(problems)
+    assert len(pages) >= 10 and len(audited) >= 10
+    return found
+
+
+def test_every_page_loads_without_errors_or_external_requests(audit):
+    assert not audit["loading"], "\n".join(audit["loading"])
 
 
 def pane_boxes(page):
@@ -200,48 +236,20 @@ def test_no_code_or_output_in_a_pane_scrolls_sideways(site, server, browser, wid
         clipped += [f"{script.name}: {line!r}" for extra, line in found if extra > 1]
     page.close()
     assert blocks > 100, f"only {blocks} blocks in panes: the pane markup changed?"
-    assert not clipped, f"{len(clipped)} of {blocks} blocks scroll sideways:\n" + "\n".join(
-        clipped
-    )
+    assert not clipped, f"{len(clipped)} of {blocks} blocks scroll sideways:\n" + "\n".join(clipped)
 
 
-@pytest.mark.parametrize("mode", ["light", "dark"])
-def test_no_serious_accessibility_violation_on_any_page(site, server, browser, mode):
-    """axe-core (WCAG 2.2 AA rules and best practices, none disabled) on every page."""
-    page = themed_page(browser, mode)
-    problems = []
-    for path in reader_pages(site) + ZH_SAMPLE:
-        page.goto(f"{server}/{path}", wait_until="networkidle")
-        assert page.evaluate("document.documentElement.dataset.theme") == mode, path
-        page.add_script_tag(path=str(AXE))
-        violations = page.evaluate(
-            """async () => (await axe.run(document)).violations
-                 .filter(v => v.impact === 'serious' || v.impact === 'critical')
-                 .map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => n.target).join(' | ')}`)"""
-        )
-        problems += [f"{path}: {violation}" for violation in violations]
-    page.context.close()
-    assert not problems, "\n".join(problems)
+def test_no_serious_accessibility_violation_on_any_page(audit):
+    """axe-core (WCAG 2.2 AA rules and best practices, none disabled), light and dark."""
+    assert not audit["axe"], "\n".join(audit["axe"])
 
 
-def test_no_figure_is_a_bright_slab_in_dark_mode(site, server, browser):
+def test_no_figure_is_a_bright_slab_in_dark_mode(audit):
     """In dark mode every figure's visible pixels are mostly dark: no white rectangles."""
-    page = themed_page(browser, "dark")
-    bright, seen = [], 0
-    for path in reader_pages(site):
-        page.goto(f"{server}/{path}", wait_until="networkidle")
-        for figure in page.locator("article img:visible").all():
-            box = figure.bounding_box()
-            if not box or box["width"] < 120 or box["height"] < 80:
-                continue  # icons and thumbnails of nothing
-            figure.scroll_into_view_if_needed()
-            shot = figure.screenshot()
-            seen += 1
-            if bright_share(shot) > 0.5:
-                bright.append(f"{path}: {figure.get_attribute('src')}")
-    page.context.close()
-    assert seen >= 10, f"only {seen} figures seen"
-    assert not bright, "figures that show as bright slabs in dark mode:\n" + "\n".join(bright)
+    assert len(audit["figures"]) >= 10, f"only {len(audit['figures'])} figures seen"
+    assert not audit["bright"], "figures that show as bright slabs in dark mode:\n" + "\n".join(
+        audit["bright"]
+    )
 
 
 def bright_share(png: bytes) -> float:
@@ -294,3 +302,50 @@ def test_an_example_at_1280_px_is_saved_in_both_modes(server, browser, path, mod
     assert page.evaluate("document.documentElement.dataset.theme") == mode
     assert out.stat().st_size > 10_000
     page.context.close()
+
+
+def test_make_serve_rebuilds_on_save_and_the_page_reloads_itself(browser, tmp_path):
+    """`make serve` on a gallery of two examples: saving a new text in one of them re-executes that
+    example only, and the page open in the browser shows the new text without a manual reload."""
+    gallery, runs = tmp_path / "gallery_src", tmp_path / "runs.txt"
+    gallery.mkdir()
+    (gallery / "GALLERY_HEADER.rst").write_text("Tiny\n====\n")
+    for name in ("plot_alpha", "plot_beta"):
+        log_run = f'with open({str(runs)!r}, "a") as log:\n    print("{name}", file=log)\n'
+        (gallery / f"{name}.py").write_text(
+            f'"""\n{name}\n=====\n\nThe first text.\n"""\n{log_run}'
+        )
+    docs = make_project(tmp_path, gallery=gallery, index=TINY_INDEX)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log = (tmp_path / "serve.log").open("w")
+    serve = subprocess.Popen(
+        ["make", "-s", "serve", f"DOCS={docs}", f"PORT={port}"],
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # make, sphinx-autobuild and its builds: one group to stop
+    )
+    url = f"http://127.0.0.1:{port}/auto_examples/plot_beta.html"
+    try:
+        for _ in range(300):
+            assert serve.poll() is None, (tmp_path / "serve.log").read_text()[-4000:]
+            try:
+                urllib.request.urlopen(url, timeout=2)
+                break
+            except OSError:
+                time.sleep(0.5)
+        page = browser.new_page()
+        page.goto(url)
+        assert "The first text." in page.inner_text("article")
+        script = gallery / "plot_beta.py"
+        script.write_text(script.read_text().replace("The first text.", "A text saved later."))
+        page.wait_for_function(
+            "document.body.innerText.includes('A text saved later.')", timeout=120_000
+        )
+        page.close()
+    finally:
+        os.killpg(serve.pid, signal.SIGTERM)
+        serve.wait(timeout=30)
+    assert runs.read_text().split() == ["plot_alpha", "plot_beta", "plot_beta"]

@@ -1,33 +1,17 @@
-"""All gallery scripts run in one process in either order, and a broken claim fails naming itself."""
+"""A broken claim fails naming itself, and every line of code fits its pane."""
 
 import os
 import subprocess
 import sys
 
-from conftest import GALLERY_SCRIPTS, MEASURED, ROOT
+from conftest import GALLERY_SCRIPTS, ROOT
 
 sys.path.insert(0, str(ROOT / "tools"))
-import bench_build  # noqa: E402  (tools/ is a folder of scripts, not a package)
 import lint_panes  # noqa: E402
 
 # Each script on its own, as a reader runs it, is tested from the built site's downloads in a fresh
-# environment: tests/test_reader.py.
-
-
-def run_in_one_process(scripts):
-    """What each script prints when all run in one process, as `make bench` runs them bare."""
-    bare = bench_build.run_bare(list(scripts), {**os.environ, "MPLBACKEND": "Agg"})
-    assert bare["returncode"] == 0, bare["output"][-5000:]
-    return bare["printed"]
-
-
-def test_order_does_not_change_any_output():
-    """No example leaks into the next: forward and reverse order print the same thing."""
-    forward = run_in_one_process(GALLERY_SCRIPTS)
-    reverse = run_in_one_process(reversed(GALLERY_SCRIPTS))
-    for name, text in forward.items():
-        if not any(word in name for word in MEASURED):
-            assert reverse[name] == text, f"{name} prints something else when run after the others"
+# environment (tests/test_reader.py); all in one process, in two orders, by the shard-merge test
+# (tests/test_build.py).
 
 
 def test_a_broken_cheatsheet_claim_fails_naming_its_row(tmp_path):

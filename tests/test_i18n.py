@@ -60,7 +60,9 @@ def test_the_catalogues_hold_exactly_the_english_of_today(tmp_path):
         name = template.relative_to(out).with_suffix(".po")
         catalogue = CATALOGUES / name
         wanted = {m.id for m in read_po(template.open("rb")) if m.id}
-        have = {m.id for m in read_po(catalogue.open("rb")) if m.id} if catalogue.exists() else set()
+        have = (
+            {m.id for m in read_po(catalogue.open("rb")) if m.id} if catalogue.exists() else set()
+        )
         stale += [f"{name}: {text[:70]!r}" for text in sorted(wanted - have)]
     assert not stale, "English text missing from the catalogues (run `make gettext`):\n" + (
         "\n".join(stale[:40])
@@ -80,7 +82,9 @@ def test_every_page_exists_in_both_languages_and_says_which(site):
         for path, tag in ((site / page, "en"), (chinese, "zh-CN")):
             html = path.read_text(encoding="utf-8")
             assert f'<html lang="{tag}"' in html, f"{path.relative_to(site)}: lang is not {tag}"
-            links = dict(re.findall(r'<link rel="alternate" hreflang="([^"]+)" href="([^"]+)"', html))
+            links = dict(
+                re.findall(r'<link rel="alternate" hreflang="([^"]+)" href="([^"]+)"', html)
+            )
             assert links["en"].endswith("/" + page.as_posix()), path
             assert links["zh-CN"].endswith("/zh_CN/" + page.as_posix()), path
             assert links["x-default"] == links["en"], path

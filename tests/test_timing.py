@@ -92,7 +92,11 @@ def test_time_variants_sizes_samples_from_the_cold_call_and_counts_the_build():
     # Every clock read advances 1 s, so the cold call takes 1 s: a sample of 3 calls lasts
     # sample_seconds=3, and 2 samples of 3 s fill round_seconds=6.
     results, outputs = time_variants(
-        {"a": (make, None)}, rounds=4, repeat=5, sample_seconds=3, round_seconds=6,
+        {"a": (make, None)},
+        rounds=4,
+        repeat=5,
+        sample_seconds=3,
+        round_seconds=6,
         clock=FakeClock(),
     )
     timing = results["a"]
@@ -108,10 +112,12 @@ def test_time_variants_sizes_samples_from_the_cold_call_and_counts_the_build():
 
 def test_time_variants_keeps_samples_per_round_between_two_and_repeat():
     clock = FakeClock()
-    slow, _ = time_variants({"a": (lambda: lambda: None, None)}, rounds=1, repeat=5,
-                            round_seconds=0.01, clock=clock)
-    fast, _ = time_variants({"a": (lambda: lambda: None, None)}, rounds=1, repeat=5,
-                            round_seconds=1e6, clock=clock)
+    slow, _ = time_variants(
+        {"a": (lambda: lambda: None, None)}, rounds=1, repeat=5, round_seconds=0.01, clock=clock
+    )
+    fast, _ = time_variants(
+        {"a": (lambda: lambda: None, None)}, rounds=1, repeat=5, round_seconds=1e6, clock=clock
+    )
     assert len(slow["a"].samples) == 2 and len(fast["a"].samples) == 5
 
 
@@ -176,8 +182,12 @@ def steady(median, first=0.0):
 
 
 def test_per_step_and_compare_read_the_medians():
-    results = {"eager": steady(2e-3), "graph": steady(1e-3), "slow": steady(5e-3),
-               "off": "not run: budget"}
+    results = {
+        "eager": steady(2e-3),
+        "graph": steady(1e-3),
+        "slow": steady(5e-3),
+        "off": "not run: budget",
+    }
     assert per_step(results, "graph") == "1.00 ms"
     assert per_step(results, "off") == "not measured"
     assert compare(results, "graph", "eager") == "2.0× faster than eager"

@@ -1,12 +1,13 @@
 """The GitHub Actions workflows pass actionlint and GitHub's schema, checked offline."""
 
+import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, shards
 
 WORKFLOWS = sorted((ROOT / ".github/workflows").glob("*.yml"))
 CHECK_JSONSCHEMA = Path(sys.executable).parent / "check-jsonschema"
@@ -52,3 +53,20 @@ def test_a_typo_in_a_workflow_is_reported_with_file_and_line(tmp_path):
     assert result.returncode == 1
     assert f"{broken}:" in result.stdout and "runs_on" in result.stdout, result.stdout
     assert schema([broken]).returncode != 0
+
+
+def test_ci_executes_the_examples_on_a_matrix_of_machines_past_the_threshold(tmp_path):
+    times = tmp_path / "example_times.json"
+    times.write_text(json.dumps({"a.py": 60.0, "b.py": 30.0}))
+    assert shards.plan(times) == ["1/1"]
+    times.write_text(
+        json.dumps({"a.py": shards.SECONDS_PER_SHARD, "b.py": 1.5 * shards.SECONDS_PER_SHARD})
+    )
+    assert shards.plan(times) == ["1/3", "2/3", "3/3"]
+    site = (ROOT / ".github/workflows/site.yml").read_text()
+    for step in (
+        "docs/_ext/shards.py plan",
+        "make html SHARD=${{ matrix.shard }}",
+        "make merge SHARDS=",
+    ):
+        assert step in site, f"site.yml lacks {step!r}"

@@ -257,6 +257,8 @@ def execute_notebook_pages_first(app, config) -> None:
     from jupyter_cache.executors.utils import single_nb_execution
     from myst_nb.core.read import read_myst_markdown_notebook
 
+    if config.sidebyside_shard:
+        return  # a shard executes gallery scripts only; `make merge` executes the notebook pages
     cache = get_cache(str(Path(app.srcdir) / "_build" / "jupyter_cache"))
     # The edit loop and a translation's build reuse what is cached; a full build executes all.
     edit_loop = any(os.environ.get(v) for v in ("EXAMPLE", "SIDEBYSIDE_LIVE"))
@@ -400,8 +402,8 @@ def write_robots_and_offline_zip(app, exception) -> None:
         (root / "robots.txt").write_text(
             f"User-agent: *\nAllow: /\n\nSitemap: {app.config.html_baseurl}sitemap.xml\n"
         )
-    if any(os.environ.get(v) for v in ("EXAMPLE", "SIDEBYSIDE_LIVE")):
-        return  # the edit loop and live preview leave the last full build's zip as it is
+    if any(os.environ.get(v) for v in ("EXAMPLE", "SIDEBYSIDE_LIVE", "SHARD")):
+        return  # the edit loop, live preview and a shard leave the last full build's zip alone
     with zipfile.ZipFile(root / OFFLINE_ZIP, "w", zipfile.ZIP_DEFLATED) as archive:
         for path in sorted(root.rglob("*")):
             inside = path.relative_to(root)

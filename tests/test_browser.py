@@ -102,6 +102,7 @@ def audit(site, server, browser) -> dict[str, list[str]]:
             if not box or box["width"] < 120 or box["height"] < 80:
                 continue  # icons and thumbnails of nothing
             figure.scroll_into_view_if_needed()
+            figure.evaluate("img => img.decode()", timeout=10_000)  # lazy: loads when near
             found["figures"].append(path)
             if bright_share(figure.screenshot()) > 0.5:
                 found["bright"].append(f"{path}: {figure.get_attribute('src')}")
@@ -112,6 +113,19 @@ def audit(site, server, browser) -> dict[str, list[str]]:
 
 def test_every_page_loads_without_errors_or_external_requests(audit):
     assert not audit["loading"], "\n".join(audit["loading"])
+
+
+def load_every_image(page):
+    """Images below the fold load lazily: load them all now, for a whole-page screenshot."""
+    page.evaluate(
+        """() => Promise.race([
+             Promise.all([...document.images].map(img => {
+               img.loading = 'eager';
+               return img.decode().catch(() => null);
+             })),
+             new Promise(done => setTimeout(done, 10000)),
+           ])"""
+    )
 
 
 def pane_boxes(page):
@@ -170,6 +184,7 @@ def test_screenshots_are_saved(server, browser, path, width):
     SHOTS.mkdir(parents=True, exist_ok=True)
     page = Watched(browser, width).goto(f"{server}/{path}")
     out = SHOTS / f"{Path(path).stem}-{width}.png"
+    load_every_image(page)
     page.screenshot(path=str(out), full_page=True)
     assert out.stat().st_size > 10_000
     page.close()
@@ -298,6 +313,7 @@ def test_an_example_at_1280_px_is_saved_in_both_modes(server, browser, path, mod
     page.goto(f"{server}/{path}", wait_until="networkidle")
     language = "-zh_CN" if path.startswith("zh_CN/") else ""
     out = SHOTS / f"{Path(path).stem}{language}-1280-{mode}.png"
+    load_every_image(page)
     page.screenshot(path=str(out), full_page=True)
     assert page.evaluate("document.documentElement.dataset.theme") == mode
     assert out.stat().st_size > 10_000

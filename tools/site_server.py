@@ -27,6 +27,7 @@ def url_prefix(site: Path) -> str:
 
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
     prefix = "/"
+    protocol_version = "HTTP/1.1"  # keep-alive: one connection serves many files, as on a host
 
     def log_message(self, *args):
         pass

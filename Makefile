@@ -63,6 +63,7 @@ example-times: $(STAMP)
 # extract the text and update docs/locale/zh_CN (then translate what is new or
 # marked fuzzy; `make test` fails, naming file and message, while any message is untranslated).
 gettext: $(STAMP)
+	rm -rf docs/_build/gettext
 	SIDEBYSIDE_EXECUTE=0 $(BIN)/sphinx-build -b gettext -q docs docs/_build/gettext
 	$(BIN)/sphinx-intl update -p docs/_build/gettext -l zh_CN -d docs/locale -w 0
 

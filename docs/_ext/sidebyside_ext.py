@@ -564,6 +564,8 @@ def paint_early(app, pagename, templatename, context, doctree) -> None:
         context["body"] = context["body"][:start] + _IMG.sub(
             '<img loading="lazy" ', context["body"][start:]
         )
+    if pagename == "search":
+        return  # its search script runs at once and needs doctools.js before it
     from sphinx.builders.html._assets import _JavaScript
 
     context["script_files"] = [

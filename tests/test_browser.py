@@ -27,6 +27,9 @@ pytestmark = pytest.mark.browser
 def browser():
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
+    chinese_fonts = subprocess.run(["fc-list", ":lang=zh"], capture_output=True, text=True)
+    if not chinese_fonts.stdout.strip():  # the Chinese pages would show boxes
+        pytest.fail("no font with Chinese glyphs: `make test` installs one (fonts-noto-cjk)")
     with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         yield browser

@@ -67,8 +67,8 @@ class Watched:
             self.problems.append(f"external request: {route.request.url}")
             route.abort()
 
-    def goto(self, url: str):
-        self.page.goto(url, wait_until="networkidle")
+    def goto(self, url: str, wait_until: str = "networkidle"):
+        self.page.goto(url, wait_until=wait_until)
         return self.page
 
 
@@ -89,7 +89,7 @@ def audit(site, server, browser) -> dict[str, list[str]]:
     found = {"loading": [], "axe": [], "bright": [], "figures": []}
     for path in pages:
         watched.problems.clear()
-        page = watched.goto(f"{server}/{path}")
+        page = watched.goto(f"{server}/{path}", wait_until="load")  # scripts ran, files came
         found["loading"] += [f"{path}: {problem}" for problem in watched.problems]
         if path not in audited:
             continue

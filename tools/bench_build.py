@@ -121,7 +121,11 @@ def measured_run(command: list[str], **kwargs) -> dict:
 
 
 def _sample_tree(pid: int, peak: list[int], stop: threading.Event) -> None:
-    """Every 0.1 s, add up the resident memory of ``pid`` and all its descendants; keep the max."""
+    """Every 0.1 s, add up the memory of ``pid`` and all its descendants; keep the max.
+
+    Each process counts its proportional set size (PSS: its own pages, plus its share of pages it
+    shares), so a child forked from the build, whose pages are the build's until it writes to them,
+    is not counted twice, as a sum of resident sizes would."""
     try:
         root = psutil.Process(pid)
     except psutil.Error:
@@ -134,7 +138,7 @@ def _sample_tree(pid: int, peak: list[int], stop: threading.Event) -> None:
             return
         for process in processes:
             try:
-                total += process.memory_info().rss
+                total += process.memory_full_info().pss
             except psutil.Error:
                 pass  # it ended between listing and reading
         peak[0] = max(peak[0], total)
@@ -280,7 +284,8 @@ def failed(run: dict, what: str) -> bool:
 
 
 def peak(run: dict) -> float:
-    return run["tree_peak_mib"] or run["largest_process_mib"]
+    """The larger of the tree's summed PSS and its largest process's RSS."""
+    return max(run["tree_peak_mib"] or 0, run["largest_process_mib"])
 
 
 def main() -> int:
@@ -348,7 +353,7 @@ def main() -> int:
         b, r = bare["examples"].get(name, float("nan")), rebuild["examples"].get(name, float("nan"))
         flag = "  > 30 s" if max(b, r) > TARGETS["slowest example"][0] else ""
         print(f"{name:40} {b:8.1f} {r:10.1f}{flag}")
-    memory = "sum over the process tree, sampled every 0.1 s" if psutil else "largest process"
+    memory = "PSS summed over the process tree, sampled every 0.1 s" if psutil else "largest RSS"
     in_kernel = sum(bare["examples"].get(page.name, 0) for page in notebooks)
     print(f"\nbare total     {bare['seconds']:7.1f} s   peak memory {peak(bare):6.0f} MiB")
     print(f"  of which notebook pages in their kernel: {in_kernel:.1f} s")

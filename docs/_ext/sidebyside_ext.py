@@ -591,8 +591,9 @@ def bundle_stylesheets(app, exception) -> None:
         if sources is None:
             sources = files
             bundle.write_text("\n".join(_inline_css(css, static) for css in files), "utf-8")
-            _purge(bundle, out)
-            _subset_icon_fonts(bundle, static)
+            if not any(os.environ.get(v) for v in ("EXAMPLE", "SIDEBYSIDE_LIVE")):
+                _purge(bundle, out)  # the edit loop keeps every rule: a second saved
+                _subset_icon_fonts(bundle, static)
             digest = hashlib.sha256(bundle.read_bytes()).hexdigest()[:8]
         elif files != sources:
             continue  # a page with other stylesheets keeps them

@@ -44,10 +44,14 @@ class Watched:
         self.problems: list[str] = []
         self.page.on("console", self._console)
         self.page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
-        self.page.on("requestfailed", lambda r: self.problems.append(f"failed request: {r.url}"))
+        self.page.on("requestfailed", self._failed)
         self.page.on("response", self._status)
         self.page.route("**/*", self._only_local)
         self.expected_status = {}  # url: status a test expects (the 404 page itself)
+
+    def _failed(self, request):
+        if request.failure != "net::ERR_ABORTED":  # not a lazy image cut short by the next page
+            self.problems.append(f"failed request: {request.url} ({request.failure})")
 
     def _status(self, response):
         if response.status >= 400 and self.expected_status.get(response.url) != response.status:

@@ -43,6 +43,8 @@ def test_every_script_has_an_executed_page_with_provenance(site):
         assert 'class="sbs-provenance"' in page, f"{script.name}: no provenance block"
         assert "<th>CPU</th>" in page and "<th>TensorFlow</th>" in page
         assert any(output in page for output in EXECUTED_OUTPUTS), f"{script.name}: no output"
+        assert '<div class="highlight"><pre>' in page, f"{script.name}: code not highlighted"
+        assert "sphx-glr-backref" not in page  # no API pages: sidebyside_ext skips code links
 
 
 def test_concept_pages_show_panes_figures_and_parity(site):

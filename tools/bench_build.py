@@ -255,6 +255,9 @@ def run_rebuild(env: dict, in_place: bool) -> dict:
             rebuild["chinese_seconds"] = chinese["seconds"]
             if chinese["returncode"] != 0:
                 rebuild["returncode"], rebuild["output"] = 1, chinese["output"]
+        if rebuild["returncode"] == 0:  # the full build's site, as published (before the edit loop)
+            print("   Lighthouse on the rebuilt site ...", flush=True)
+            rebuild["lighthouse"] = lighthouse(out)
         if rebuild["returncode"] == 0:
             print(f"   the edit loop: EXAMPLE={EDITED} after the full build ...", flush=True)
             edit = measured_run(
@@ -268,9 +271,6 @@ def run_rebuild(env: dict, in_place: bool) -> dict:
             )
             if edit["returncode"] != 0:
                 rebuild["returncode"], rebuild["output"] = 1, edit["output"]
-        if rebuild["returncode"] == 0:
-            print("   Lighthouse on the rebuilt site ...", flush=True)
-            rebuild["lighthouse"] = lighthouse(out)
     return rebuild
 
 

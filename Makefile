@@ -26,7 +26,7 @@ APT_INSTALL = if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install
   elif sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq $(1) >/dev/null; \
   else echo "$(1) is missing: run 'sudo apt-get install $(1)'."; exit 1; fi
 
-.PHONY: html merge example-times test serve clean bench lint lint-workflows linkcheck-external chromium graphviz cjk-fonts gettext
+.PHONY: html merge example-times test serve clean bench lint lint-workflows linkcheck-external chromium graphviz cjk-fonts node-tools gettext
 
 # (Re)install only when a requirements file or pyproject.toml changes.
 $(STAMP): requirements/*.txt pyproject.toml
@@ -44,7 +44,7 @@ $(STAMP): requirements/*.txt pyproject.toml
 # `make html SHARD=k/N` is one machine of several: it executes slice k of N of the examples (English
 # only); `make merge SHARDS="dir1 dir2 ..."` then builds the site from the shards' docs/auto_examples.
 LANGUAGES ?= en zh_CN
-html: $(STAMP) graphviz
+html: $(STAMP) graphviz node-tools
 	EXAMPLE=$(EXAMPLE) SHARD=$(SHARD) $(SPHINXBUILD) -d docs/_build/doctrees/en docs docs/_build/html
 	$(if $(and $(filter zh_CN,$(LANGUAGES)),$(if $(SHARD),,1)),SIDEBYSIDE_LANG=zh_CN $(SPHINXBUILD) \
 	  -d docs/_build/doctrees/zh_CN docs docs/_build/html/zh_CN)
@@ -75,6 +75,12 @@ test: $(STAMP) node_modules chromium graphviz cjk-fonts
 node_modules: package.json package-lock.json
 	npm install --no-audit --no-fund --loglevel=error
 	touch $@
+
+# The site's stylesheet is purged by PurgeCSS, one of the Node tools; without npm the site builds
+# with the whole stylesheet (heavier on a slow network), and says so.
+node-tools:
+	@if command -v npm >/dev/null; then $(MAKE) -s node_modules; \
+	  else echo "npm not found: the site keeps its whole stylesheet (install Node.js 20+)"; fi
 
 # Debian's Chromium drives the browser tests (Playwright cannot download its own browser here).
 chromium:

@@ -111,6 +111,7 @@ def test_the_bundled_stylesheet_keeps_every_icon_its_fonts_need(site):
 
     css = (site / "_static/site.css").read_text(encoding="utf-8")
     assert css.count("\n") > 100 and ".sbs-grid" in css and "data-theme=dark" in css
+    assert len(css) < 250_000, f"site.css is {len(css)} bytes: not purged (npm install PurgeCSS)"
     for page in site_pages(site):
         links = re.findall(r'<link rel="stylesheet" href="([^"]+)"', page.read_text())
         assert len(links) == 1 and "site.css?v=" in links[0], f"{page.name}: {links}"

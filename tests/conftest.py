@@ -42,6 +42,18 @@ def make_project(dest: Path, gallery: Path = ROOT / "gallery", index: str | None
     return docs
 
 
+def tiny_gallery(folder: Path, runs: Path) -> Path:
+    """Two examples, plot_alpha.py and plot_beta.py, that each add their file name to ``runs``
+    when they execute: which ones ran, in which order. Each page reads "The first text."."""
+    folder.mkdir()
+    (folder / "GALLERY_HEADER.rst").write_text("Tiny\n====\n")
+    for name in ("plot_alpha.py", "plot_beta.py"):
+        log = f'with open({str(runs)!r}, "a") as log:\n    print("{name}", file=log)\n'
+        title = f"{name}\n{'=' * len(name)}\n\nThe first text.\n"
+        (folder / name).write_text(f'"""\n{title}"""\n{log}print(1)\n')
+    return folder
+
+
 def build_env(example: str = "", language: str = "en", **more: str) -> dict:
     return {**os.environ, "EXAMPLE": example, "SIDEBYSIDE_LANG": language, **more}
 

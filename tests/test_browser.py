@@ -11,7 +11,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from conftest import ROOT, TINY_INDEX, make_project
+from conftest import ROOT, TINY_INDEX, make_project, tiny_gallery
 
 playwright = pytest.importorskip("playwright.sync_api")
 
@@ -330,14 +330,8 @@ def test_an_example_at_1280_px_is_saved_in_both_modes(server, browser, path, mod
 def test_make_serve_rebuilds_on_save_and_the_page_reloads_itself(browser, tmp_path):
     """`make serve` on a gallery of two examples: saving a new text in one of them re-executes that
     example only, and the page open in the browser shows the new text without a manual reload."""
-    gallery, runs = tmp_path / "gallery_src", tmp_path / "runs.txt"
-    gallery.mkdir()
-    (gallery / "GALLERY_HEADER.rst").write_text("Tiny\n====\n")
-    for name in ("plot_alpha", "plot_beta"):
-        log_run = f'with open({str(runs)!r}, "a") as log:\n    print("{name}", file=log)\n'
-        (gallery / f"{name}.py").write_text(
-            f'"""\n{name}\n=====\n\nThe first text.\n"""\n{log_run}'
-        )
+    runs = tmp_path / "runs.txt"
+    gallery = tiny_gallery(tmp_path / "gallery_src", runs)
     docs = make_project(tmp_path, gallery=gallery, index=TINY_INDEX)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -371,4 +365,4 @@ def test_make_serve_rebuilds_on_save_and_the_page_reloads_itself(browser, tmp_pa
     finally:
         os.killpg(serve.pid, signal.SIGTERM)
         serve.wait(timeout=30)
-    assert runs.read_text().split() == ["plot_alpha", "plot_beta", "plot_beta"]
+    assert runs.read_text().split() == ["plot_alpha.py", "plot_beta.py", "plot_beta.py"]

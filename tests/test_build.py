@@ -18,6 +18,7 @@ from conftest import (
     shards,
     site_server,
     sphinx_build,
+    tiny_gallery,
 )
 
 EXECUTED_OUTPUTS = (
@@ -399,12 +400,8 @@ def test_a_broken_cross_reference_fails_the_build(tmp_path):
 def test_the_edit_loop_re_executes_only_the_named_example(tmp_path):
     """The contributor's loop: after a full build, EXAMPLE=<part of a file name> executes just
     that script; the other pages keep their outputs. A full build executes everything again."""
-    gallery, runs = tmp_path / "g", tmp_path / "runs.txt"
-    gallery.mkdir()
-    (gallery / "GALLERY_HEADER.rst").write_text("Tiny\n====\n")
-    for name in ("plot_alpha.py", "plot_beta.py"):
-        body = f'with open({str(runs)!r}, "a") as log:\n    print("{name}", file=log)\n'
-        (gallery / name).write_text(f'"""\n{name}\n{"=" * len(name)}\n"""\n{body}print(1)\n')
+    runs = tmp_path / "runs.txt"
+    gallery = tiny_gallery(tmp_path / "g", runs)
     docs = make_project(tmp_path, gallery=gallery, index=TINY_INDEX)
     for example in ("", "beta", ""):
         result = sphinx_build(docs, tmp_path / "html", example=example)

@@ -78,7 +78,7 @@ class ReverseFileNameSortKey:
         self.src_dir = src_dir
 
     def __call__(self, filename) -> list[int]:
-        return [-ord(character) for character in str(filename)]
+        return reverse_subsections(filename)
 
 
 def reverse_subsections(path) -> list[int]:

@@ -214,6 +214,11 @@ _RUNNING_TIME = re.compile(
 _build = {"started": False, "finished": False}
 
 
+def _partial_build() -> bool:
+    """The edit loop (``EXAMPLE=…``) or live preview: only some pages change, nothing is final."""
+    return any(os.environ.get(v) for v in ("EXAMPLE", "SIDEBYSIDE_LIVE"))
+
+
 def _exit_nonzero_if_unfinished() -> None:
     """Last line of defence: ``raise SystemExit`` in an example ends sphinx-build with status 0."""
     if _build["started"] and not _build["finished"]:
@@ -275,8 +280,8 @@ def execute_notebook_pages_first(app, config) -> None:
         return  # a shard executes gallery scripts only; `make merge` executes the notebook pages
     cache = get_cache(str(Path(app.srcdir) / "_build" / "jupyter_cache"))
     # The edit loop and a translation's build reuse what is cached; a full build executes all.
-    edit_loop = any(os.environ.get(v) for v in ("EXAMPLE", "SIDEBYSIDE_LIVE"))
-    edit_loop = edit_loop or config.language != "en" or os.environ.get("SIDEBYSIDE_EXECUTE") == "0"
+    edit_loop = _partial_build() or config.language != "en"
+    edit_loop = edit_loop or os.environ.get("SIDEBYSIDE_EXECUTE") == "0"
     if not edit_loop:
         cache.clear_cache()
     for page in sorted(Path(app.srcdir).rglob("*.md")):
@@ -416,7 +421,7 @@ def write_robots_and_offline_zip(app, exception) -> None:
         (root / "robots.txt").write_text(
             f"User-agent: *\nAllow: /\n\nSitemap: {app.config.html_baseurl}sitemap.xml\n"
         )
-    if any(os.environ.get(v) for v in ("EXAMPLE", "SIDEBYSIDE_LIVE", "SHARD")):
+    if _partial_build() or app.config.sidebyside_shard:
         return  # the edit loop, live preview and a shard leave the last full build's zip alone
     with zipfile.ZipFile(root / OFFLINE_ZIP, "w", zipfile.ZIP_DEFLATED) as archive:
         for path in sorted(root.rglob("*")):
@@ -436,10 +441,23 @@ def _merge_sitemap(site_map: Path, translation_map: Path) -> None:
     site_map.write_text(text.replace("</urlset>", "".join(new) + "</urlset>"), encoding="utf-8")
 
 
+def _to_site_root(config, pagename: str) -> str:
+    """The relative path from a page to the site root ("../" more for a translation's folder)."""
+    folder = config.sidebyside_languages[config.language]  # {"en": "", "zh_CN": "zh_CN/"}
+    return "../" * (pagename.count("/") + (1 if folder else 0))
+
+
+def offline_zip_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """``{offline-zip}`label```: a download link to the site's zip, from any page, any language."""
+    env = inliner.document.settings.env
+    href = _to_site_root(env.config, env.docname) + OFFLINE_ZIP
+    return [nodes.raw("", f'<a href="{href}" download>{text}</a>', format="html")], []
+
+
 def add_language_links(app, pagename, templatename, context, doctree) -> None:
     """The same page in every language: for the header's switcher and the hreflang links."""
-    languages = app.config.sidebyside_languages  # {"en": "", "zh_CN": "zh_CN/"}
-    to_root = "../" * (pagename.count("/") + (1 if languages[app.config.language] else 0))
+    languages = app.config.sidebyside_languages
+    to_root = _to_site_root(app.config, pagename)
     site = app.config.html_baseurl[: -len(languages[app.config.language]) or None]
     context["sbs_languages"] = [
         {
@@ -591,7 +609,7 @@ def bundle_stylesheets(app, exception) -> None:
         if sources is None:
             sources = files
             bundle.write_text("\n".join(_inline_css(css, static) for css in files), "utf-8")
-            if not any(os.environ.get(v) for v in ("EXAMPLE", "SIDEBYSIDE_LIVE")):
+            if not _partial_build():
                 _purge(bundle, out)  # the edit loop keeps every rule: a second saved
                 _subset_icon_fonts(bundle, static)
             digest = hashlib.sha256(bundle.read_bytes()).hexdigest()[:8]
@@ -669,6 +687,7 @@ def setup(app):
     _build["started"] = True
     _skip_code_links(app)
     app.add_directive("install-line", InstallLine)
+    app.add_role("offline-zip", offline_zip_role)
     app.connect("builder-inited", add_install_line_to_downloads, priority=600)
     app.connect("doctree-read", add_install_line_to_example_footers)
     app.connect("build-finished", write_robots_and_offline_zip, priority=900)

@@ -131,8 +131,8 @@ sphinx_gallery_conf = {
 }
 
 # -- Executed notebook pages (MyST) ----------------------------------------------------------------
-# sidebyside_ext executes every notebook page at the start of every build, before the gallery, and
-# fills this cache; myst-nb then reads the fresh outputs from it.
+# sidebyside_ext executes every notebook page in a process of its own while the gallery executes,
+# and fills this cache; myst-nb then reads the fresh outputs from it.
 nb_execution_mode = "off" if sidebyside_shard else "cache"  # a shard executes gallery scripts only
 nb_execution_raise_on_error = True
 nb_execution_timeout = 120

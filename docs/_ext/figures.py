@@ -127,11 +127,12 @@ def _rgba(color):
 
 
 @contextmanager
-def dark_colors(fig):
+def dark_colors(fig, drawn: bool = False):
     """Re-colour ``fig`` for the dark theme while the block runs, then restore every colour.
 
     Images and colour-mapped collections are data and keep their colours. The figure's and the
     axes' white backgrounds become transparent, so the page's own background shows through.
+    ``drawn=True``: the figure was just drawn (saved), so its ticks and texts are placed already.
     """
     from matplotlib.collections import Collection
     from matplotlib.figure import FigureBase
@@ -140,7 +141,8 @@ def dark_colors(fig):
     from matplotlib.patches import Patch
     from matplotlib.text import Text
 
-    fig.canvas.draw()  # creates the ticks and places every text before anything is read
+    if not drawn:
+        fig.canvas.draw()  # creates the ticks and places every text before anything is read
     backgrounds = set()
     for figure in fig.findobj(FigureBase, include_self=True):
         backgrounds.add(id(figure.patch))
@@ -295,8 +297,8 @@ def light_and_dark_scraper(block, block_vars, gallery_conf, **kwargs) -> str:
                 value = getattr(fig, f"get_{attr}")()
                 if to_rgba(value) != to_rgba(plt.rcParams[f"figure.{attr}"]):
                     save.setdefault(attr, value)
-            fig.savefig(light, **save)
-            with dark_colors(fig):
+            fig.savefig(light, **save)  # draws the figure: dark_colors need not draw it again
+            with dark_colors(fig, drawn=True):
                 fig.savefig(dark, **{**save, "facecolor": fig.get_facecolor()})
             if len(iterator) == thumbnail_number:
                 _write_dark_thumbnail(dark, block_vars, gallery_conf)

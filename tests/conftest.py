@@ -4,6 +4,7 @@ import os
 import shutil
 import subprocess
 import sys
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -132,3 +133,55 @@ def merged_site(shard_builds, tmp_path_factory) -> Path:
     result = sphinx_build(docs, tmp / "html", SIDEBYSIDE_MERGED="1")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-6000:]
     return tmp / "html"
+
+
+# --- the reader's machine (tests/test_reader.py), prepared and run beside the other tests ---------
+
+
+def _selected(request, fixture: str) -> bool:
+    return any(fixture in item.fixturenames for item in request.session.items)
+
+
+@pytest.fixture(scope="session")
+def background():
+    """Two threads for work that waits on processes of its own while the tests go on."""
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        yield pool
+
+
+@pytest.fixture(scope="session")
+def reader_setup(tmp_path_factory, background) -> Future:
+    """A reader's new environment where only the install line is run, installing meanwhile."""
+    from test_reader import make_reader
+
+    return background.submit(make_reader, tmp_path_factory.mktemp("reader"))
+
+
+@pytest.fixture(scope="session")
+def reader(reader_setup):
+    """(python, folder, env) of the reader's environment, once it is installed."""
+    return reader_setup.result()
+
+
+@pytest.fixture(scope="session")
+def downloads(site) -> dict[str, Path]:
+    """Every downloadable gallery file of the built site, by file name."""
+    return {path.name: path for path in site.glob("_downloads/*/plot_*") if path.suffix != ".zip"}
+
+
+@pytest.fixture(scope="session")
+def reader_runs(downloads, reader, background) -> Future:  # the site first, then the reader
+    """Every download run by the reader (test_reader.run_downloads), going on in the background."""
+    from test_reader import run_downloads
+
+    return background.submit(run_downloads, reader, downloads)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def start_early(request, background):
+    """Before the first test: the reader's environment starts installing while the site builds
+    (and the shards with it); once both are ready, the reader's runs go on in the background
+    while the other tests use the site. Only for what the selected tests need."""
+    if _selected(request, "reader_runs"):
+        request.getfixturevalue("reader_setup")  # installs while the site builds
+        request.getfixturevalue("reader_runs")

@@ -327,56 +327,70 @@ def tiny_build(tmp_path: Path, scripts: dict[str, str], index: str = TINY_INDEX)
     return result, result.stdout + result.stderr, tmp_path / "html"
 
 
-def test_an_example_that_raises_fails_the_build_but_the_others_still_build(tmp_path):
-    result, log, html = tiny_build(
-        tmp_path,
-        {
-            "plot_a_fails.py": "def compute():\n    raise ValueError('boom in compute')\ncompute()",
-            "plot_b_works.py": "print('still here')",
-        },
-    )
+# One build of several broken examples (each fails on its own; the gallery goes on), a broken
+# reference, and one working example: every failure is named, and the build fails.
+BROKEN = {
+    "plot_a_fails.py": "def compute():\n    raise ValueError('boom in compute')\ncompute()",
+    "plot_b_works.py": "print('still here')",
+    "plot_c_sys_exit.py": "print('before')\nimport sys\nsys.exit(0)",
+    "plot_d_exit.py": "print('before')\nexit()",
+    "plot_e_old.py": "import warnings\nwarnings.warn('use the new API', DeprecationWarning)",
+}
+
+
+@pytest.fixture(scope="module")
+def broken_build(tmp_path_factory):
+    index = TINY_INDEX + "\nSee {ref}`a-label-that-does-not-exist`.\n"
+    return tiny_build(tmp_path_factory.mktemp("broken"), BROKEN, index=index)
+
+
+def test_an_example_that_raises_fails_the_build_but_the_others_still_build(broken_build):
+    result, log, html = broken_build
     assert result.returncode != 0
     assert "plot_a_fails.py" in log and "ValueError: boom in compute" in log
     assert "Traceback" in log and "in compute" in log
     assert "still here" in (html / "auto_examples/plot_b_works.html").read_text()
 
 
-@pytest.mark.parametrize("exit_call", ["import sys\nsys.exit(0)", "exit()", "raise SystemExit(0)"])
-def test_an_example_that_exits_fails_the_build(tmp_path, exit_call):
-    result, log, _ = tiny_build(tmp_path, {"plot_exits.py": f"print('before')\n{exit_call}"})
+@pytest.mark.parametrize("example", ["plot_c_sys_exit.py", "plot_d_exit.py"])
+def test_an_example_that_exits_fails_the_build(broken_build, example):
+    result, log, _ = broken_build
+    assert result.returncode != 0
+    failure = log[log.index(f"{example} failed") :]  # sphinx-gallery's summary of failures
+    assert "RuntimeError: examples must not exit" in failure.split(" failed")[1]
+
+
+def test_an_example_that_raises_system_exit_fails_the_build(tmp_path):
+    """``raise SystemExit`` cannot be intercepted: it ends sphinx-build, which must not say 0."""
+    result, log, _ = tiny_build(tmp_path, {"plot_exits.py": "print('before')\nraise SystemExit(0)"})
     assert result.returncode != 0, log[-3000:]
-    assert "plot_exits.py" in log or "SystemExit" in log
+    assert "stopped before the build finished" in log
 
 
-def test_leaving_graph_mode_on_fails_the_build_naming_the_example(tmp_path):
+def test_deprecated_call_in_example_code_fails_the_build(broken_build):
+    result, log, _ = broken_build
+    assert result.returncode != 0
+    assert "plot_e_old.py" in log and "DeprecationWarning: use the new API" in log
+
+
+def test_a_broken_cross_reference_fails_the_build(broken_build):
+    result, log, _ = broken_build
+    assert result.returncode != 0
+    assert "a-label-that-does-not-exist" in log
+
+
+def test_leaking_global_state_fails_the_build_naming_the_example_and_each_setting(tmp_path):
     # The name is spelled in two parts so that a grep for the forbidden call finds real uses only.
-    leak = "import tensorflow as tf\ngetattr(tf.compat.v1, 'disable_eager' + '_execution')()"
+    leak = (
+        "import tensorflow as tf\nimport torch\n"
+        "getattr(tf.compat.v1, 'disable_eager' + '_execution')()\n"
+        "torch.set_default_dtype(torch.float64)"
+    )
     result, log, _ = tiny_build(tmp_path, {"plot_leaks.py": leak, "plot_next.py": "print(1)"})
     assert result.returncode != 0
     assert "plot_leaks.py leaked global state" in log
     assert "TensorFlow executes eagerly: True before, False after" in log
-
-
-def test_torch_default_dtype_leak_fails_the_build(tmp_path):
-    result, log, _ = tiny_build(
-        tmp_path,
-        {
-            "plot_dtype.py": "import torch\ntorch.set_default_dtype(torch.float64)",
-        },
-    )
-    assert result.returncode != 0
-    assert "plot_dtype.py leaked global state" in log and "torch default dtype" in log
-
-
-def test_deprecated_call_in_example_code_fails_the_build(tmp_path):
-    result, log, _ = tiny_build(
-        tmp_path,
-        {
-            "plot_old.py": "import warnings\nwarnings.warn('use the new API', DeprecationWarning)",
-        },
-    )
-    assert result.returncode != 0
-    assert "plot_old.py" in log and "DeprecationWarning: use the new API" in log
+    assert "torch default dtype: torch.float32 before, torch.float64 after" in log
 
 
 def test_a_notebook_page_that_raises_fails_the_build_naming_it(tmp_path):
@@ -388,13 +402,6 @@ def test_a_notebook_page_that_raises_fails_the_build_naming_it(tmp_path):
     result, log, _ = tiny_build(tmp_path, {"plot_ok.py": "print(1)"}, index=index)
     assert result.returncode != 0
     assert "index.md failed to execute" in log and "notebook boom" in log
-
-
-def test_a_broken_cross_reference_fails_the_build(tmp_path):
-    index = TINY_INDEX + "\nSee {ref}`a-label-that-does-not-exist`.\n"
-    result, log, _ = tiny_build(tmp_path, {"plot_ok.py": "print(1)"}, index=index)
-    assert result.returncode != 0
-    assert "a-label-that-does-not-exist" in log
 
 
 def test_the_edit_loop_re_executes_only_the_named_example(tmp_path):

@@ -13,7 +13,6 @@ from concurrent.futures import ThreadPoolExecutor
 from importlib import metadata
 from pathlib import Path
 
-import pytest
 from conftest import GALLERY_SCRIPTS, ROOT
 
 import sidebyside
@@ -48,16 +47,12 @@ def share_frameworks(folder: Path) -> Path:
     return folder
 
 
-@pytest.fixture(scope="session")
-def downloads(site) -> dict[str, Path]:
-    """Every downloadable gallery file of the built site, by file name."""
-    return {path.name: path for path in site.glob("_downloads/*/plot_*") if path.suffix != ".zip"}
+def make_reader(tmp: Path):
+    """(python, folder, env): a new venv in ``tmp`` where only the site's install line was run.
 
-
-@pytest.fixture(scope="session")
-def reader(site, tmp_path_factory):
-    """(python, folder, env): a new venv where only the site's install line was run."""
-    tmp = tmp_path_factory.mktemp("reader")
+    The line is sidebyside.INSTALL_LINE, the one every page states (tested below), so this can
+    start before the site is built (conftest.py starts it at once, beside the site's build).
+    """
     dist = tmp / "dist"
     built = run([sys.executable, "-m", "build", "--outdir", str(dist), str(ROOT)])
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
@@ -80,7 +75,7 @@ def reader(site, tmp_path_factory):
     }
     home = tmp / "home"  # the reader runs from a folder of their own, far from the repository
     home.mkdir()
-    line = install_line_on(site / "index.html")
+    line = sidebyside.INSTALL_LINE
     installed = run(["bash", "-c", line], cwd=home, env=env)
     assert installed.returncode == 0, (
         f"`{line}` failed:\n{installed.stdout[-3000:]}{installed.stderr[-3000:]}"
@@ -132,27 +127,6 @@ def test_the_reader_environment_does_not_see_the_repository(reader):
     assert str(ROOT) not in location and str(ROOT) not in path, result.stdout
 
 
-def _run_all(jobs) -> list[str]:
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        return [failure for failure in pool.map(lambda job: job(), jobs) if failure]
-
-
-def test_every_downloaded_script_runs(reader, downloads):
-    python, home, env = reader
-
-    def job(script):
-        def run_script():
-            local = shutil.copy(downloads[script.name], home / script.name)
-            result = run([python, local], cwd=home, env=env)
-            if result.returncode != 0:
-                return f"{script.name} failed:\n{result.stderr[-3000:]}"
-
-        return run_script
-
-    failures = _run_all([job(script) for script in GALLERY_SCRIPTS])
-    assert not failures, "\n\n".join(failures)
-
-
 NOTEBOOK_RUNNER = """
 import sys, nbformat
 from nbclient import NotebookClient
@@ -161,20 +135,35 @@ NotebookClient(notebook, timeout=600, kernel_name="python3").execute(cwd=".")
 """
 
 
-def test_every_downloaded_notebook_runs_top_to_bottom(reader, downloads):
+def run_downloads(reader, downloads) -> dict[str, str]:
+    """Run every downloaded script (``python plot_x.py``) and notebook (every cell, in a Jupyter
+    kernel), each in a process of its own from the reader's folder, two at a time, the longest
+    first (docs/example_times.json). What each failure printed, by file name."""
     python, home, env = reader
+    times = json.loads((ROOT / "docs" / "example_times.json").read_text())
+    by_name = {Path(name).stem: seconds for name, seconds in times.items()}
+    files = [downloads[s.name] for s in GALLERY_SCRIPTS]
+    files += [downloads[s.stem + ".ipynb"] for s in GALLERY_SCRIPTS]
+    files.sort(key=lambda path: -by_name.get(path.stem, 0))
 
-    def job(script):
-        def run_notebook():
-            local = shutil.copy(downloads[script.stem + ".ipynb"], home / (script.stem + ".ipynb"))
-            result = run([python, "-c", NOTEBOOK_RUNNER, local], cwd=home, env=env)
-            if result.returncode != 0:
-                return f"{script.stem}.ipynb failed:\n{result.stderr[-3000:]}"
+    def run_one(download: Path) -> tuple[str, str]:
+        local = shutil.copy(download, home / download.name)
+        command = [python, local] if download.suffix == ".py" else [python, "-c", NOTEBOOK_RUNNER]
+        result = run(command + ([] if download.suffix == ".py" else [local]), cwd=home, env=env)
+        return download.name, "" if result.returncode == 0 else result.stderr[-3000:]
 
-        return run_notebook
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        return {name: error for name, error in pool.map(run_one, files) if error}
 
-    failures = _run_all([job(script) for script in GALLERY_SCRIPTS])
-    assert not failures, "\n\n".join(failures)
+
+def test_every_downloaded_script_runs(reader_runs):
+    failures = {n: e for n, e in reader_runs.result().items() if n.endswith(".py")}
+    assert not failures, "\n\n".join(f"{n} failed:\n{e}" for n, e in failures.items())
+
+
+def test_every_downloaded_notebook_runs_top_to_bottom(reader_runs):
+    failures = {n: e for n, e in reader_runs.result().items() if n.endswith(".ipynb")}
+    assert not failures, "\n\n".join(f"{n} failed:\n{e}" for n, e in failures.items())
 
 
 def test_a_download_without_the_package_says_what_to_install(downloads, tmp_path):

@@ -40,10 +40,11 @@ $(STAMP): requirements/*.txt pyproject.toml
 
 # English at the site root, then Chinese under zh_CN/, reusing the English build's executed outputs.
 # `make html LANGUAGES=en` builds English only; `make html EXAMPLE=autograd` re-executes only the
-# examples whose file name contains "autograd" (the other pages keep their last outputs).
+# examples whose file name contains "autograd" (the other pages keep their last outputs), and builds
+# English only, for a quick look (`make html EXAMPLE=autograd LANGUAGES="en zh_CN"` builds both).
 # `make html SHARD=k/N` is one machine of several: it executes slice k of N of the examples (English
 # only); `make merge SHARDS="dir1 dir2 ..."` then builds the site from the shards' docs/auto_examples.
-LANGUAGES ?= en zh_CN
+LANGUAGES ?= $(if $(EXAMPLE),en,en zh_CN)
 html: $(STAMP) graphviz node-tools
 	EXAMPLE=$(EXAMPLE) SHARD=$(SHARD) $(SPHINXBUILD) -d docs/_build/doctrees/en docs docs/_build/html
 	$(if $(and $(filter zh_CN,$(LANGUAGES)),$(if $(SHARD),,1)),SIDEBYSIDE_LANG=zh_CN $(SPHINXBUILD) \

@@ -149,8 +149,11 @@ def generated_outputs(folder: str, names: list[str]) -> set[str]:
     as the catalogues in docs/locale/zh_CN/LC_MESSAGES/auto_examples)."""
     if Path(folder).resolve() != (ROOT / "docs").resolve():
         return set()
-    return {n for n in names if n in ("_build", "auto_examples", "jupyter_execute", "gen_modules")
-            or n.startswith("sg_")}
+    return {
+        n
+        for n in names
+        if n in ("_build", "auto_examples", "jupyter_execute", "gen_modules") or n.startswith("sg_")
+    }
 
 
 def private_docs(tmp: Path) -> Path:
@@ -358,6 +361,10 @@ def main() -> int:
     print(f"\nbare total     {bare['seconds']:7.1f} s   peak memory {peak(bare):6.0f} MiB")
     print(f"  of which notebook pages in their kernel: {in_kernel:.1f} s")
     print(f"rebuild total  {rebuild['seconds']:7.1f} s   peak memory {peak(rebuild):6.0f} MiB")
+    print(
+        f"  {peak(rebuild) / peak(bare):.2f}× the bare run's peak: the frameworks and the heaviest"
+        " page, run by themselves, set that floor"
+    )
     print(f"  then the Chinese edition: {rebuild['chinese_seconds']:.1f} s")
     print(
         f"edit loop (EXAMPLE={EDITED}) {rebuild['edit_loop_seconds']:.1f} s; "

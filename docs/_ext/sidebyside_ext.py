@@ -292,10 +292,8 @@ def start_notebook_pages(app, config) -> None:
             raise ExtensionError("a notebook page failed to execute (see above)")
         return
     log = tempfile.TemporaryFile("w+")
-    command = [sys.executable, __file__, str(app.srcdir), str(cache), str(reuse)]
-    process = subprocess.Popen(
-        [*command, str(config.nb_execution_timeout)], stdout=log, stderr=subprocess.STDOUT
-    )
+    command = [sys.executable, __file__, app.srcdir, cache, str(config.nb_execution_timeout)]
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
     _notebooks.update(process=process, log=log)
     atexit.register(lambda: process.poll() is None and process.kill())
 
@@ -745,5 +743,5 @@ def setup(app):
 
 
 if __name__ == "__main__":  # the notebook pages' process, started by start_notebook_pages
-    srcdir, cache_path, reuse, timeout = sys.argv[1:]
-    sys.exit(execute_notebook_pages(Path(srcdir), cache_path, reuse == "True", int(timeout)))
+    srcdir, cache_path, timeout = sys.argv[1:]
+    sys.exit(execute_notebook_pages(Path(srcdir), cache_path, False, int(timeout)))

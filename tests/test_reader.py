@@ -148,22 +148,26 @@ def run_downloads(reader, downloads) -> dict[str, str]:
 
     def run_one(download: Path) -> tuple[str, str]:
         local = shutil.copy(download, home / download.name)
-        command = [python, local] if download.suffix == ".py" else [python, "-c", NOTEBOOK_RUNNER]
-        result = run(command + ([] if download.suffix == ".py" else [local]), cwd=home, env=env)
+        notebook = download.suffix == ".ipynb"
+        command = [python, "-c", NOTEBOOK_RUNNER, local] if notebook else [python, local]
+        result = run(command, cwd=home, env=env)
         return download.name, "" if result.returncode == 0 else result.stderr[-3000:]
 
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         return {name: error for name, error in pool.map(run_one, files) if error}
 
 
+def failures_of(reader_runs, suffix: str) -> str:
+    failures = {n: e for n, e in reader_runs.result().items() if n.endswith(suffix)}
+    return "\n\n".join(f"{name} failed:\n{error}" for name, error in failures.items())
+
+
 def test_every_downloaded_script_runs(reader_runs):
-    failures = {n: e for n, e in reader_runs.result().items() if n.endswith(".py")}
-    assert not failures, "\n\n".join(f"{n} failed:\n{e}" for n, e in failures.items())
+    assert not (failures := failures_of(reader_runs, ".py")), failures
 
 
 def test_every_downloaded_notebook_runs_top_to_bottom(reader_runs):
-    failures = {n: e for n, e in reader_runs.result().items() if n.endswith(".ipynb")}
-    assert not failures, "\n\n".join(f"{n} failed:\n{e}" for n, e in failures.items())
+    assert not (failures := failures_of(reader_runs, ".ipynb")), failures
 
 
 def test_a_download_without_the_package_says_what_to_install(downloads, tmp_path):

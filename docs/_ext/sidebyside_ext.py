@@ -153,6 +153,23 @@ def _refuse_exit(*args):
     )
 
 
+def _imports_beyond_stdlib(gallery_conf, fname: str) -> bool:
+    """Whether the example ``fname`` (a file name in the gallery) imports a module outside
+    Python's standard library. One that does not cannot load, or change, either framework, so its
+    checks need not import them (8 s here): the tests' small throwaway galleries."""
+    gallery = Path(gallery_conf["src_dir"], gallery_conf["examples_dirs"][0])
+    scripts = list(gallery.rglob(Path(fname).name))
+    imported = set()
+    for script in scripts:
+        for node in ast.walk(ast.parse(script.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imported.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                imported.add(node.module or "")
+    roots = {name.partition(".")[0] for name in imported}
+    return not scripts or not roots <= sys.stdlib_module_names  # not found: it might
+
+
 def reset_example(gallery_conf, fname, when) -> None:
     """Prepare each example and check it afterwards (sphinx-gallery's ``reset_modules`` hook).
 
@@ -173,8 +190,9 @@ def reset_example(gallery_conf, fname, when) -> None:
     if fname is None:
         return
     if when == "before":
-        import tensorflow  # noqa: F401  (imported here so its state can be compared afterwards)
-        import torch  # noqa: F401
+        if _imports_beyond_stdlib(gallery_conf, fname):  # its state is compared afterwards
+            import tensorflow  # noqa: F401
+            import torch  # noqa: F401
 
         sidebyside.seed_everything(0)
         reset_parity_log()

@@ -1,5 +1,5 @@
 """A reader's machine: build the wheel, run the site's install line in a new virtual environment
-outside the repository, then run every downloaded script and notebook from there."""
+outside the repository, then run every downloaded script from there, and notebooks in a kernel."""
 
 import html
 import json
@@ -14,6 +14,8 @@ from importlib import metadata
 from pathlib import Path
 
 from conftest import GALLERY_SCRIPTS, ROOT
+from sidebyside_ext import with_install_header
+from sphinx_gallery.py_source_parser import split_code_and_text_blocks
 
 import sidebyside
 from sidebyside import device
@@ -135,15 +137,24 @@ NotebookClient(notebook, timeout=600, kernel_name="python3").execute(cwd=".")
 """
 
 
+def notebooks_to_run() -> list[Path]:
+    """The gallery scripts whose notebook runs in a kernel: the first example's (the install cell
+    and the kernel work), and each one whose code asks whether it runs under IPython, the only code
+    that can behave differently there. Every other notebook holds its script's code, block for
+    block (tested below), and the site's build executes those blocks one by one, as a kernel does."""
+    asks = [s for s in GALLERY_SCRIPTS if "get_ipython" in s.read_text(encoding="utf-8")]
+    return [GALLERY_SCRIPTS[0], *(s for s in asks if s != GALLERY_SCRIPTS[0])]
+
+
 def run_downloads(reader, downloads) -> dict[str, str]:
-    """Run every downloaded script (``python plot_x.py``) and notebook (every cell, in a Jupyter
-    kernel), each in a process of its own from the reader's folder, two at a time, the longest
-    first (docs/example_times.json). What each failure printed, by file name."""
+    """Run every downloaded script (``python plot_x.py``) and the notebooks of notebooks_to_run
+    (every cell, in a Jupyter kernel), each in a process of its own from the reader's folder, two
+    at a time, the longest first (docs/example_times.json). What each failure printed, by name."""
     python, home, env = reader
     times = json.loads((ROOT / "docs" / "example_times.json").read_text())
     by_name = {Path(name).stem: seconds for name, seconds in times.items()}
     files = [downloads[s.name] for s in GALLERY_SCRIPTS]
-    files += [downloads[s.stem + ".ipynb"] for s in GALLERY_SCRIPTS]
+    files += [downloads[s.stem + ".ipynb"] for s in notebooks_to_run()]
     files.sort(key=lambda path: -by_name.get(path.stem, 0))
 
     def run_one(download: Path) -> tuple[str, str]:
@@ -166,8 +177,29 @@ def test_every_downloaded_script_runs(reader_runs):
     assert not (failures := failures_of(reader_runs, ".py")), failures
 
 
-def test_every_downloaded_notebook_runs_top_to_bottom(reader_runs):
+def test_downloaded_notebooks_run_top_to_bottom_in_a_kernel(reader_runs):
     assert not (failures := failures_of(reader_runs, ".ipynb")), failures
+
+
+def code_blocks(script: Path) -> list[str]:
+    """The script's code blocks as sphinx-gallery splits it: what the build executes one by one."""
+    _, blocks = split_code_and_text_blocks(str(script))
+    return [code for block in blocks if block.type == "code" and (code := block.content.strip())]
+
+
+def test_every_download_holds_exactly_the_code_the_build_ran(downloads):
+    """The script is its source plus the install header; the notebook is the install cell, then
+    the source's code blocks as code cells, in order: so what the build executed is what runs."""
+    for script in GALLERY_SCRIPTS:
+        source = script.read_text(encoding="utf-8")
+        assert downloads[script.name].read_text(encoding="utf-8") == with_install_header(source)
+        notebook = json.loads(downloads[script.stem + ".ipynb"].read_text(encoding="utf-8"))
+        install, *cells = [c for c in notebook["cells"] if c["cell_type"] == "code"]
+        assert "".join(install["source"]).endswith(f"%{sidebyside.INSTALL_LINE}")
+        cells = ["".join(cell["source"]).strip() for cell in cells]
+        assert cells == code_blocks(script), (
+            f"{script.stem}.ipynb: its code differs from the source"
+        )
 
 
 def test_a_download_without_the_package_says_what_to_install(downloads, tmp_path):

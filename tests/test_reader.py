@@ -139,9 +139,10 @@ NotebookClient(notebook, timeout=600, kernel_name="python3").execute(cwd=".")
 
 def notebooks_to_run() -> list[Path]:
     """The gallery scripts whose notebook runs in a kernel: the first example's (the install cell
-    and the kernel work), and each one whose code asks whether it runs under IPython, the only code
-    that can behave differently there. Every other notebook holds its script's code, block for
-    block (tested below), and the site's build executes those blocks one by one, as a kernel does."""
+    and the kernel work), and each one whose code asks whether it runs under IPython (so it takes
+    another path there). Every other notebook holds its script's code, block for block (tested
+    below), and the site's build executes those blocks one by one as a kernel does, without
+    ``__file__`` (sphinx-gallery refuses it, as a kernel lacks it)."""
     asks = [s for s in GALLERY_SCRIPTS if "get_ipython" in s.read_text(encoding="utf-8")]
     return [GALLERY_SCRIPTS[0], *(s for s in asks if s != GALLERY_SCRIPTS[0])]
 

@@ -142,7 +142,7 @@ def notebooks_to_run() -> list[Path]:
     and the kernel work), and each one whose code asks whether it runs under IPython (so it takes
     another path there). Every other notebook holds its script's code, block for block (tested
     below), and the site's build executes those blocks one by one as a kernel does, without
-    ``__file__`` (sphinx-gallery refuses it, as a kernel lacks it)."""
+    ``__file__`` (sphinx-gallery does not define it, nor does a kernel)."""
     asks = [s for s in GALLERY_SCRIPTS if "get_ipython" in s.read_text(encoding="utf-8")]
     return [GALLERY_SCRIPTS[0], *(s for s in asks if s != GALLERY_SCRIPTS[0])]
 

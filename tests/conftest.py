@@ -71,6 +71,11 @@ def sphinx_build(
     )
 
 
+def _selected(request, fixture: str) -> bool:
+    """Whether any selected test uses ``fixture``."""
+    return any(fixture in item.fixturenames for item in request.session.items)
+
+
 SHARDS = 2
 
 
@@ -78,7 +83,7 @@ SHARDS = 2
 def shard_builds(request, tmp_path_factory) -> list[tuple[Path, subprocess.Popen]]:
     """`make html SHARD=k/2` for k = 1, 2, each in its own process, started before the site's
     build so that the three share the machine's cores (only when a test asks for merged_site)."""
-    if not any("merged_site" in item.fixturenames for item in request.session.items):
+    if not _selected(request, "merged_site"):
         return []
     builds = []
     for k in range(1, SHARDS + 1):
@@ -136,10 +141,6 @@ def merged_site(shard_builds, tmp_path_factory) -> Path:
 
 
 # --- the reader's machine (tests/test_reader.py), prepared and run beside the other tests ---------
-
-
-def _selected(request, fixture: str) -> bool:
-    return any(fixture in item.fixturenames for item in request.session.items)
 
 
 @pytest.fixture(scope="session")

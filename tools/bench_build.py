@@ -1,6 +1,7 @@
 """What does a build cost? Run all gallery scripts bare, then rebuild the site, and compare.
 
-Back to back, in one run:
+Back to back, in one run, alternately, ``RUNS`` times each (one run varies by ±15 % here, so
+every ratio compares medians):
 
 1. *bare*: everything the build executes, without Sphinx: the MyST notebook pages of ``docs/``, each
    in a Jupyter kernel as the build runs them, then every ``gallery/**/plot_*.py`` in file-name
@@ -9,10 +10,10 @@ Back to back, in one run:
    example re-executed. By default it builds a private copy of ``docs/`` in a temporary folder, so
    it never clashes with a build in ``docs/_build``; ``--in-place`` builds ``docs/_build/html``.
 
-Then Lighthouse (npm, headless Chromium) scores two pages of the rebuilt site, served with gzip.
-It prints both wall times, their ratio, the time of every example, the peak memory of each
-process tree, and PASS/FAIL against the targets below; writes it all to a JSON file; and exits
-non-zero if a target is missed. Usage: ``make bench`` or
+Then, on the last rebuild: the Chinese edition, Lighthouse (npm, headless Chromium) on two pages
+served with gzip, and the edit loop. It prints the wall times, their ratios, the time of every
+example, the peak memory of each process tree, and PASS/FAIL against the targets below; writes it
+all to a JSON file; and exits non-zero if a target is missed. Usage: ``make bench`` or
 ``.venv/bin/python tools/bench_build.py [--json PATH] [--in-place]``.
 """
 
@@ -52,6 +53,11 @@ TARGETS = {  # name: (limit, unit)
 }
 EDITED = "20_autograd"  # the example the edit loop rebuilds: plot_20_autograd.py only
 EDIT_LOOP_RUNS = 3  # a 10-second run varies by ±20 % here: the ratio compares medians
+RUNS = 3  # bare and rebuild, alternately: their ratio compares medians too
+# Reading a process's PSS walks its page tables: ~20 ms of CPU for one holding both frameworks.
+# Sampled ten times a second, the rebuild's two or three processes took half a core and the
+# rebuild ran ~10 % slower (62 s → 69 s, 56 s → 62 s, measured here); twice a second costs ~2 %.
+SAMPLE_SECONDS = 0.5
 # Same environment as the Makefile's; the inductor cache lives in the build folder and survives
 # rebuilds (a cold torch.compile costs ~10 s of CPU on the benchmark page).
 ENV = {
@@ -61,8 +67,7 @@ ENV = {
     "TORCHINDUCTOR_CACHE_DIR": str(ROOT / "docs" / "_build" / "torchinductor"),
 }
 
-# Runs inside the bare process: writes {"times": {file: seconds}, "outputs": {file: printed text}}
-# to the file named first. Notebook pages (.md) run first, each in a Jupyter kernel, exactly as the
+# Runs inside the bare process: writes {"times": {file: seconds}} to the file named first. Notebook pages (.md) run first, each in a Jupyter kernel, exactly as the
 # build runs them; then the scripts, each prepared as the build prepares it.
 BARE = """
 import contextlib, io, json, os, runpy, sys, time
@@ -71,7 +76,7 @@ from jupyter_cache.executors.utils import single_nb_execution
 from myst_nb.core.read import read_myst_markdown_notebook
 import sidebyside
 from sidebyside.parity import reset_parity_log
-times, outputs = {}, {}
+times = {}
 for path in sys.argv[2:]:
     name, start = os.path.basename(path), time.perf_counter()
     if path.endswith(".md"):
@@ -82,15 +87,15 @@ for path in sys.argv[2:]:
         sidebyside.seed_everything(0)  # as the build does before every example
         reset_parity_log()
         os.chdir(os.path.dirname(path))
-        printed = io.StringIO()
-        with contextlib.redirect_stdout(printed):
+        with contextlib.redirect_stdout(io.StringIO()):
             runpy.run_path(path, run_name="__main__")
         plt.close("all")
-        outputs[name] = printed.getvalue()
     times[name] = time.perf_counter() - start
 with open(sys.argv[1], "w") as out:
-    json.dump({"times": times, "outputs": outputs}, out)
+    json.dump({"times": times}, out)
 """
+# `make html` without the Makefile (the edit loop leaves out -E, as `make html EXAMPLE=…` does).
+SPHINX_BUILD = [sys.executable, "-m", "sphinx", "-b", "html", "-n", "-W", "--keep-going"]
 RUNNING_TIME = re.compile(
     r"\*\*Total running time of the script:\*\* \(\s*(\d+) minutes\s+([\d.]+) seconds\)"
 )
@@ -123,7 +128,7 @@ def measured_run(command: list[str], **kwargs) -> dict:
 
 
 def _sample_tree(pid: int, peak: list[int], stop: threading.Event) -> None:
-    """Every 0.1 s, add up the memory of ``pid`` and all its descendants; keep the max.
+    """Every ``SAMPLE_SECONDS``, add up the memory of ``pid`` and all its descendants; keep the max.
 
     Each process counts its proportional set size (PSS: its own pages, plus its share of pages it
     shares), so a child forked from the build, whose pages are the build's until it writes to them,
@@ -132,7 +137,7 @@ def _sample_tree(pid: int, peak: list[int], stop: threading.Event) -> None:
         root = psutil.Process(pid)
     except psutil.Error:
         return
-    while not stop.wait(0.1):
+    while not stop.wait(SAMPLE_SECONDS):
         total = 0
         try:
             processes = [root, *root.children(recursive=True)]
@@ -182,20 +187,17 @@ def notebook_pages() -> list[Path]:
 
 
 def run_bare(scripts: list[Path], env: dict) -> dict:
-    """Notebook pages, then all scripts in one fresh Python process: wall time, memory, times.
-
-    Also what each script printed (``bare["printed"]``): the order test compares those.
-    """
+    """Notebook pages, then all scripts in one fresh Python process: wall time, memory, times."""
     with tempfile.NamedTemporaryFile("r", suffix=".json") as report:
         command = [sys.executable, "-c", BARE, report.name, *map(str, scripts)]
         bare = measured_run(command, cwd=ROOT, env=env)
         if bare["returncode"] == 0:
-            result = json.load(report)
-            bare["examples"], bare["printed"] = result["times"], result["outputs"]
+            bare["examples"] = json.load(report)["times"]
     return bare
 
 
 LIGHTHOUSE_PAGES = ("index.html", "auto_examples/10_graphs/plot_20_autograd.html")
+LIGHTHOUSE_RUNS = 3  # Lighthouse's scores vary from run to run: each page reports the median
 # Lighthouse category: minimum score; and largest contentful paint in seconds at most.
 LIGHTHOUSE_TARGETS = {"performance": 90, "accessibility": 98, "best-practices": 100, "seo": 100}
 LCP_LIMIT = 2.5
@@ -206,7 +208,8 @@ CHROME_FLAGS = (
 
 
 def lighthouse(site: Path) -> dict:
-    """Lighthouse scores of two pages, served as a host serves them (gzip, under the prefix)."""
+    """Lighthouse scores of two pages, served as a host serves them (gzip, under the prefix):
+    for each page, the median of ``LIGHTHOUSE_RUNS`` runs, metric by metric."""
     cli = ROOT / "node_modules/lighthouse/cli/index.js"
     chrome = os.environ.get("SIDEBYSIDE_CHROMIUM", "/usr/bin/chromium")
     if not cli.exists() or not Path(chrome).exists():
@@ -216,72 +219,64 @@ def lighthouse(site: Path) -> dict:
     scores = {}
     try:
         for page in LIGHTHOUSE_PAGES:
-            with tempfile.NamedTemporaryFile(suffix=".json") as report:
-                subprocess.run(
-                    [
-                        "node",
-                        str(cli),
-                        f"{url}/{page}",
-                        f"--chrome-flags={CHROME_FLAGS}",
-                        "--only-categories=performance,accessibility,best-practices,seo",
-                        "--output=json",
-                        f"--output-path={report.name}",
-                        "--quiet",
-                    ],
-                    env={**os.environ, "CHROME_PATH": chrome},
-                    check=True,
-                )
-                result = json.loads(Path(report.name).read_text())
-            scores[page] = {k: round(v["score"] * 100) for k, v in result["categories"].items()}
-            scores[page]["lcp_s"] = (
-                result["audits"]["largest-contentful-paint"]["numericValue"] / 1000
-            )
+            runs = []
+            for _ in range(LIGHTHOUSE_RUNS):
+                with tempfile.NamedTemporaryFile(suffix=".json") as report:
+                    subprocess.run(
+                        [
+                            "node",
+                            str(cli),
+                            f"{url}/{page}",
+                            f"--chrome-flags={CHROME_FLAGS}",
+                            "--only-categories=performance,accessibility,best-practices,seo",
+                            "--output=json",
+                            f"--output-path={report.name}",
+                            "--quiet",
+                        ],
+                        env={**os.environ, "CHROME_PATH": chrome},
+                        check=True,
+                    )
+                    result = json.loads(Path(report.name).read_text())
+                run = {k: round(v["score"] * 100) for k, v in result["categories"].items()}
+                run["lcp_s"] = result["audits"]["largest-contentful-paint"]["numericValue"] / 1000
+                runs.append(run)
+            scores[page] = {key: statistics.median(r[key] for r in runs) for key in runs[0]}
+            scores[page]["lcp_runs_s"] = [r["lcp_s"] for r in runs]
     finally:
         httpd.shutdown()
     return scores
 
 
-def run_rebuild(env: dict, in_place: bool) -> dict:
-    """The `make html` command on a private copy of docs/ (or on docs/ itself)."""
-    with tempfile.TemporaryDirectory(prefix="sidebyside-bench-") as tmp:
-        docs = ROOT / "docs" if in_place else private_docs(Path(tmp))
-        out = docs / "_build" / "html" if in_place else Path(tmp) / "html"
-        command = [sys.executable, "-m", "sphinx", "-b", "html", "-n", "-W", "--keep-going", "-E"]
-        rebuild = measured_run([*command, str(docs), str(out)], cwd=ROOT, env=env)
-        rebuild["command"] = " ".join(command[3:] + [str(docs), str(out)])
-        rebuild["examples"] = example_times(docs)
-        if rebuild["returncode"] == 0:
-            print("   the Chinese edition, reusing the executed outputs ...", flush=True)
-            chinese = measured_run(
-                [*command, str(docs), str(out / "zh_CN")],
-                cwd=ROOT,
-                env={**env, "SIDEBYSIDE_LANG": "zh_CN"},
-            )
-            rebuild["chinese_seconds"] = chinese["seconds"]
-            if chinese["returncode"] != 0:
-                rebuild["returncode"], rebuild["output"] = 1, chinese["output"]
-        if rebuild["returncode"] == 0:  # the full build's site, as published (before the edit loop)
-            print("   Lighthouse on the rebuilt site ...", flush=True)
-            rebuild["lighthouse"] = lighthouse(out)
-        if rebuild["returncode"] == 0:
-            print(f"   the edit loop: EXAMPLE={EDITED} after the full build ...", flush=True)
-            script = next((ROOT / "gallery").rglob(f"plot_*{EDITED}*.py"))
-            edits, alones = [], []
-            for _ in range(EDIT_LOOP_RUNS):  # alternately, so that both see the same machine
-                edit = measured_run(
-                    [*command[:-1], str(docs), str(out)], cwd=ROOT, env={**env, "EXAMPLE": EDITED}
-                )
-                if edit["returncode"] != 0:
-                    rebuild["returncode"], rebuild["output"] = 1, edit["output"]
-                    break
-                edits.append(edit["seconds"])
-                alone = measured_run([sys.executable, script.name], cwd=script.parent, env=env)
-                alones.append(alone["seconds"])
-            if edits:
-                rebuild["edit_loop_seconds"] = statistics.median(edits)
-                rebuild["edited_bare_seconds"] = statistics.median(alones)
-                rebuild["edit_loop_runs"] = {"edit loop": edits, "script alone": alones}
+def run_rebuild(docs: Path, out: Path, env: dict) -> dict:
+    """The full `make html` command: every example re-executed; their times from the pages."""
+    rebuild = measured_run([*SPHINX_BUILD, "-E", str(docs), str(out)], cwd=ROOT, env=env)
+    rebuild["examples"] = example_times(docs)
     return rebuild
+
+
+def run_chinese(docs: Path, out: Path, env: dict) -> dict:
+    """The Chinese edition after the English one, reusing its executed outputs (as `make html`)."""
+    return measured_run(
+        [*SPHINX_BUILD, "-E", str(docs), str(out / "zh_CN")],
+        cwd=ROOT,
+        env={**env, "SIDEBYSIDE_LANG": "zh_CN"},
+    )
+
+
+def run_edit_loop(docs: Path, out: Path, env: dict) -> dict:
+    """`make html EXAMPLE=…` after the full build, and that script alone, taking turns."""
+    script = next((ROOT / "gallery").rglob(f"plot_*{EDITED}*.py"))
+    runs = {"edit loop": [], "script alone": []}
+    for _ in range(EDIT_LOOP_RUNS):
+        edit = measured_run(
+            [*SPHINX_BUILD, str(docs), str(out)], cwd=ROOT, env={**env, "EXAMPLE": EDITED}
+        )
+        if edit["returncode"] != 0:
+            return edit
+        runs["edit loop"].append(edit["seconds"])
+        alone = measured_run([sys.executable, script.name], cwd=script.parent, env=env)
+        runs["script alone"].append(alone["seconds"])
+    return {"returncode": 0, "output": "", "runs": runs}
 
 
 def failed(run: dict, what: str) -> bool:
@@ -296,6 +291,20 @@ def failed(run: dict, what: str) -> bool:
 def peak(run: dict) -> float:
     """The larger of the tree's summed PSS and its largest process's RSS."""
     return max(run["tree_peak_mib"] or 0, run["largest_process_mib"])
+
+
+def medians(runs: list[dict]) -> dict:
+    """Several runs of one kind as one: median seconds and example times, the highest peaks."""
+    return {
+        "seconds": statistics.median(r["seconds"] for r in runs),
+        "runs_seconds": [r["seconds"] for r in runs],
+        "largest_process_mib": max(r["largest_process_mib"] for r in runs),
+        "tree_peak_mib": max(r["tree_peak_mib"] or 0 for r in runs) if psutil else None,
+        "examples": {
+            name: statistics.median(r["examples"].get(name, 0) for r in runs)
+            for name in runs[-1]["examples"]
+        },
+    }
 
 
 def main() -> int:
@@ -313,15 +322,44 @@ def main() -> int:
         f"inductor cache {'warm' if cache_was_warm else 'COLD'}"
     )
 
-    print("1/2 bare: notebook pages in a kernel, then all scripts in one process ...", flush=True)
-    bare = run_bare(notebooks + scripts, env)
-    if failed(bare, "the bare run"):
-        return 1
-    bare.pop("printed")  # what the examples printed is for the order test, not for the report
-    print("2/2 rebuild: sphinx-build, every example re-executed ...", flush=True)
-    rebuild = run_rebuild(env, args.in_place)
-    if failed(rebuild, "the rebuild"):
-        return 1
+    bares, rebuilds = [], []
+    with tempfile.TemporaryDirectory(prefix="sidebyside-bench-") as tmp:
+        if args.in_place:
+            docs, out = ROOT / "docs", ROOT / "docs" / "_build" / "html"
+        else:
+            docs, out = private_docs(Path(tmp)), Path(tmp) / "html"
+        for run in range(1, RUNS + 1):
+            print(
+                f"{run}/{RUNS} bare: notebook pages in a kernel, then all scripts in one process",
+                flush=True,
+            )
+            bares.append(run_bare(notebooks + scripts, env))
+            if failed(bares[-1], "the bare run"):
+                return 1
+            print(f"{run}/{RUNS} rebuild: sphinx-build, every example re-executed", flush=True)
+            rebuilds.append(run_rebuild(docs, out, env))
+            if failed(rebuilds[-1], "the rebuild"):
+                return 1
+        print("the Chinese edition, reusing the executed outputs ...", flush=True)
+        chinese = run_chinese(docs, out, env)
+        if failed(chinese, "the Chinese edition"):
+            return 1
+        print(f"Lighthouse on the rebuilt site, {LIGHTHOUSE_RUNS} runs a page ...", flush=True)
+        scores = lighthouse(out)
+        print(f"the edit loop: EXAMPLE={EDITED} after the full build ...", flush=True)
+        edit_loop = run_edit_loop(docs, out, env)
+        if failed(edit_loop, "the edit loop"):
+            return 1
+    bare, rebuild = medians(bares), medians(rebuilds)
+    edit_seconds, alone_seconds = map(statistics.median, edit_loop["runs"].values())
+    rebuild.update(
+        command=" ".join(SPHINX_BUILD[3:] + ["-E", str(docs), str(out)]),
+        chinese_seconds=chinese["seconds"],
+        lighthouse=scores,
+        edit_loop_seconds=edit_seconds,
+        edited_bare_seconds=alone_seconds,
+        edit_loop_runs=edit_loop["runs"],
+    )
 
     examples = {*bare["examples"], *rebuild["examples"]}
     slowest = max(
@@ -334,53 +372,59 @@ def main() -> int:
             bare["examples"].get(slowest, 0), rebuild["examples"].get(slowest, 0)
         ),
         "peak memory of the rebuild": peak(rebuild),
-        "both languages / English": (rebuild["seconds"] + rebuild["chinese_seconds"])
-        / rebuild["seconds"],
-        "edit loop / script alone": rebuild["edit_loop_seconds"] / rebuild["edited_bare_seconds"],
+        "both languages / English": (rebuild["seconds"] + chinese["seconds"]) / rebuild["seconds"],
+        "edit loop / script alone": edit_seconds / alone_seconds,
     }
     checks = {
         name: {"value": values[name], "limit": limit, "unit": unit, "pass": values[name] <= limit}
         for name, (limit, unit) in TARGETS.items()
     }
-    for page, scores in rebuild.get("lighthouse", {}).items():
+    for page, page_scores in scores.items():
         for category, minimum in LIGHTHOUSE_TARGETS.items():
             checks[f"{page} {category}"] = {
-                "value": scores[category],
+                "value": page_scores[category],
                 "limit": minimum,
                 "unit": "pts",
-                "pass": scores[category] >= minimum,
+                "pass": page_scores[category] >= minimum,
                 "at_least": True,
             }
         checks[f"{page} largest paint"] = {
-            "value": scores["lcp_s"],
+            "value": page_scores["lcp_s"],
             "limit": LCP_LIMIT,
             "unit": "s",
-            "pass": scores["lcp_s"] <= LCP_LIMIT,
+            "pass": page_scores["lcp_s"] <= LCP_LIMIT,
         }
 
-    print(f"\n{'example':40} {'bare s':>8} {'rebuild s':>10}")
+    print(f"\n{'example (medians)':40} {'bare s':>8} {'rebuild s':>10}")
     for name in sorted(examples):
         b, r = bare["examples"].get(name, float("nan")), rebuild["examples"].get(name, float("nan"))
         flag = "  > 30 s" if max(b, r) > TARGETS["slowest example"][0] else ""
         print(f"{name:40} {b:8.1f} {r:10.1f}{flag}")
-    memory = "PSS summed over the process tree, sampled every 0.1 s" if psutil else "largest RSS"
+    memory = (
+        f"PSS summed over the process tree, sampled every {SAMPLE_SECONDS} s"
+        if psutil
+        else "largest RSS"
+    )
     in_kernel = sum(bare["examples"].get(page.name, 0) for page in notebooks)
-    print(f"\nbare total     {bare['seconds']:7.1f} s   peak memory {peak(bare):6.0f} MiB")
-    print(f"  of which notebook pages in their kernel: {in_kernel:.1f} s")
-    print(f"rebuild total  {rebuild['seconds']:7.1f} s   peak memory {peak(rebuild):6.0f} MiB")
+
+    def each(run):
+        return ", ".join(f"{s:.1f}" for s in run["runs_seconds"])
+
+    print(f"\nbare total     {bare['seconds']:7.1f} s   (median of {each(bare)})")
+    print(f"  peak memory {peak(bare):6.0f} MiB; notebook pages in their kernel: {in_kernel:.1f} s")
+    print(f"rebuild total  {rebuild['seconds']:7.1f} s   (median of {each(rebuild)})")
     print(
-        f"  {peak(rebuild) / peak(bare):.2f}× the bare run's peak: the frameworks and the heaviest"
-        " page, run by themselves, set that floor"
+        f"  peak memory {peak(rebuild):6.0f} MiB, {peak(rebuild) / peak(bare):.2f}× the bare run's:"
+        " the frameworks and the heaviest page, run by themselves, set that floor"
     )
-    print(f"  then the Chinese edition: {rebuild['chinese_seconds']:.1f} s")
+    print(f"  then the Chinese edition: {chinese['seconds']:.1f} s")
     print(
-        f"edit loop (EXAMPLE={EDITED}) {rebuild['edit_loop_seconds']:.1f} s; "
-        f"that script alone {rebuild['edited_bare_seconds']:.1f} s "
-        f"(medians of {EDIT_LOOP_RUNS} runs each, alternately)"
+        f"edit loop (EXAMPLE={EDITED}) {edit_seconds:.1f} s; that script alone "
+        f"{alone_seconds:.1f} s (medians of {EDIT_LOOP_RUNS} runs each, alternately)"
     )
     print(
-        f"(peak memory: {memory}; the largest single process of the rebuild: "
-        f"{rebuild['largest_process_mib']:.0f} MiB)\n"
+        f"(peak memory: {memory}, the highest of {RUNS} runs; the largest single process of the "
+        f"rebuild: {rebuild['largest_process_mib']:.0f} MiB)\n"
     )
     for name, check in checks.items():
         verdict = "PASS" if check["pass"] else "FAIL"
@@ -395,6 +439,7 @@ def main() -> int:
         "scripts": [str(path.relative_to(ROOT)) for path in scripts],
         "inductor_cache_was_warm": cache_was_warm,
         "peak_memory_method": memory,
+        "runs": RUNS,
         "bare": bare,
         "rebuild": rebuild,
         "targets": checks,

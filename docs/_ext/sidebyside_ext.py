@@ -191,7 +191,10 @@ def reset_example(gallery_conf, fname, when) -> None:
     if fname is None:
         return
     if when == "before":
-        if _imports_beyond_stdlib(gallery_conf, fname):  # its state is compared afterwards
+        # Both frameworks are loaded first, so that their state is compared afterwards; not for an
+        # example that imports nothing beyond the standard library (the tests' throwaway ones).
+        loaded = {"tensorflow", "torch"} <= sys.modules.keys()
+        if not loaded and _imports_beyond_stdlib(gallery_conf, fname):
             import tensorflow  # noqa: F401
             import torch  # noqa: F401
 

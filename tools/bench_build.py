@@ -12,9 +12,9 @@ every ratio compares medians):
    ``docs/_build``; ``--in-place`` builds ``docs/_build/html``.
 
 Then, on the last rebuild: Lighthouse (npm, headless Chromium) on two pages served with gzip, and
-the edit loop. It prints the wall times, their ratios, the time of every
-example, the peak memory of each process tree, and PASS/FAIL against the targets below; writes it
-all to a JSON file; and exits non-zero if a target is missed. Usage: ``make bench`` or
+the edit loop. It prints the wall times, their ratios, the time of every example, the peak memory
+of each process tree, and PASS/FAIL against the targets below; writes it all to a JSON file; and
+exits non-zero if a target is missed. Usage: ``make bench`` or
 ``.venv/bin/python tools/bench_build.py [--json PATH] [--in-place]``.
 """
 

@@ -70,6 +70,18 @@ def tf_device() -> str:
     return "/GPU:0" if gpus else "/CPU:0"
 
 
+def tf_onednn_enabled() -> bool:
+    """Whether TensorFlow's oneDNN custom operations are on in this process.
+
+    They change which CPU kernels run (and so round-off, and whether the CPU allocator keeps
+    statistics). TensorFlow turns them on by itself on x86 CPUs with AVX512_VNNI, AVX512_BF16
+    or AMX; ``TF_ENABLE_ONEDNN_OPTS=0`` or ``=1``, set before TensorFlow is imported, decides.
+    """
+    from tensorflow.python.util import _pywrap_util_port  # the flag TensorFlow itself reads
+
+    return bool(_pywrap_util_port.IsMklEnabled())
+
+
 def seed_everything(seed: int = 0) -> None:
     """Seed Python, NumPy, PyTorch and TensorFlow (those already imported) with one number."""
     import sys

@@ -42,15 +42,21 @@ class Provenance:
 
 
 def provenance() -> Provenance:
-    """Collect the facts: CPU model and cores, GPU (or none), Python/torch/TF/CUDA versions, date."""
+    """Collect the facts: CPU model and cores, GPU (or none), Python/torch/TF/CUDA versions,
+    whether TensorFlow's oneDNN CPU kernels are on, PyTorch's thread count, date."""
     import tensorflow as tf
     import torch
+
+    from sidebyside.device import tf_onednn_enabled
 
     if torch.cuda.is_available():
         gpu = f"{torch.cuda.get_device_name(0)} (used by PyTorch and TensorFlow)"
     else:
         gpu = "none: everything on this page ran on the CPU"
     tf_build = tf.sysconfig.get_build_info()
+    onednn = "on" if tf_onednn_enabled() else "off"
+    setting = os.environ.get("TF_ENABLE_ONEDNN_OPTS")
+    onednn += f" (TF_ENABLE_ONEDNN_OPTS={setting})" if setting else " (TensorFlow's default here)"
     facts = (
         ("CPU", f"{cpu_model()}, {os.cpu_count()} logical cores"),
         ("GPU", gpu),
@@ -60,6 +66,8 @@ def provenance() -> Provenance:
             "TensorFlow",
             f"{tf.__version__} (CUDA {tf_build.get('cuda_version') or 'not built in'})",
         ),
+        ("TensorFlow's oneDNN CPU ops", onednn),
+        ("PyTorch threads", str(torch.get_num_threads())),
         ("Ran at", datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")),
     )
     return Provenance(facts)

@@ -1,7 +1,11 @@
 # sidebyside: `make html` builds the site, `make test` runs every test. Both set up .venv first.
 PYTHON ?= python3
-VENV   := .venv
+# INDEX_ONLY=1: packages from PyPI alone, as GitHub's runners and readers get them (PyPI's Linux
+# torch is the CUDA build, with triton), in a venv of its own; pip reads no configuration file
+# and no PIP_* variable of this machine (local wheel folders, constraints).
+VENV   := $(if $(INDEX_ONLY),.venv-index,.venv)
 BIN    := $(VENV)/bin
+PIP    := $(if $(INDEX_ONLY),env $$(env | sed -n 's/^\(PIP_[A-Z_]*\)=.*/-u \1/p') PIP_CONFIG_FILE=/dev/null,) $(BIN)/python -m pip
 # An NVIDIA GPU gets the CUDA build of the same pinned TensorFlow (pyproject.toml's extras).
 KIND   := $(shell nvidia-smi -L >/dev/null 2>&1 && echo cuda || echo cpu)
 STAMP  := $(VENV)/.installed-$(KIND)
@@ -22,19 +26,21 @@ export TORCHINDUCTOR_CACHE_DIR := $(CURDIR)/docs/_build/torchinductor
 # layered layout from the same code).
 export SIDEBYSIDE_GRAPH_LAYOUT := dot
 # apt-get as root, or through sudo where it needs no password (CI runners); else say what to run.
+AS_ROOT = if [ "$$(id -u)" = 0 ]; then $(1); elif sudo -n true 2>/dev/null; then sudo $(1); \
+  else echo "Run 'sudo $(1)' first."; exit 1; fi
 APT_INSTALL = if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq $(1) >/dev/null; \
   elif sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq $(1) >/dev/null; \
   else echo "$(1) is missing: run 'sudo apt-get install $(1)'."; exit 1; fi
 
-.PHONY: html merge example-times test serve clean bench lint lint-workflows linkcheck-external chromium graphviz cjk-fonts node-tools gettext
+.PHONY: html merge example-times test serve clean bench lint lint-workflows linkcheck-external chromium graphviz cjk-fonts zh-locale node-tools gettext matrix downloads
 
 # (Re)install only when a requirements file or pyproject.toml changes.
 $(STAMP): requirements/*.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
 	  { echo "Python 3.11+ is required; found $$($(PYTHON) --version). Set PYTHON=python3.11."; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e ".[$(KIND)]" -r requirements/test.txt
+	$(PIP) install -q --upgrade pip
+	$(PIP) install -q -e ".[$(KIND)]" -r requirements/test.txt
 	rm -f $(VENV)/.installed-*
 	touch $@
 
@@ -94,6 +100,10 @@ graphviz:
 cjk-fonts:
 	@fc-list :lang=zh 2>/dev/null | grep -q . || { $(call APT_INSTALL,fonts-noto-cjk); }
 
+# The matrix's Chinese-locale variant needs the locale itself (Debian's `locales` package).
+zh-locale:
+	@locale -a 2>/dev/null | grep -qix 'zh_CN.utf-*8' || { $(call AS_ROOT,localedef -i zh_CN -f UTF-8 zh_CN.UTF-8); }
+
 # Live preview on http://127.0.0.1:8000: rebuilds on save, re-executing only the edited example
 # (sphinx-gallery's md5 cache), and the browser reloads by itself. (The test serves a copy: DOCS=.)
 DOCS ?= docs
@@ -102,6 +112,22 @@ serve: $(STAMP) graphviz
 	SIDEBYSIDE_LIVE=1 $(BIN)/sphinx-autobuild $(DOCS) $(DOCS)/_build/html -b html -n --keep-going \
 	  --watch $(DOCS)/../gallery --watch src --port $(PORT) \
 	  --re-ignore '(auto_examples|jupyter_execute|gen_modules|jupyter_cache|torchinductor|_build)/'
+
+# Every example under each variation a reader's machine brings (tools/matrix.py): oneDNN off and
+# on, one and two threads, a random hash seed, an odd folder name, a Chinese locale, and packages
+# from PyPI alone (.venv-index). Prints the findings; docs/_build/matrix.json keeps them.
+matrix: $(STAMP) zh-locale
+	$(MAKE) INDEX_ONLY=1 .venv-index/.installed-$(KIND)
+	$(BIN)/python tools/matrix.py
+
+# What readers.yml runs on Linux, macOS and Windows: every download of an English build, in
+# docs/_build/downloads, and the wheel and sdist in dist/.
+downloads: LANGUAGES = en
+downloads: html
+	rm -rf docs/_build/downloads dist && mkdir -p docs/_build/downloads
+	cp docs/_build/html/_downloads/*/plot_*.py docs/_build/html/_downloads/*/plot_*.ipynb \
+	  docs/_build/downloads/
+	$(BIN)/python -m build --outdir dist .
 
 bench: $(STAMP)
 	$(BIN)/python tools/bench_build.py

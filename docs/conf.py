@@ -17,7 +17,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 os.environ.setdefault("MPLBACKEND", "Agg")
 
 # Stop at once, with the fix, if torch or TensorFlow is missing or the wrong version.
-sidebyside.require_frameworks()
+sidebyside.require_frameworks(exact=True)
 
 # -- Project ---------------------------------------------------------------------------------------
 project = "sidebyside"
@@ -26,6 +26,9 @@ project = "sidebyside"
 site_baseurl = os.environ.get("SIDEBYSIDE_BASEURL", "https://sidebyside.github.io/sidebyside/")
 if not site_baseurl.endswith("/"):
     site_baseurl += "/"
+# The GitHub repository (owner/name): "Open in Colab" opens each example's notebook from its
+# `colab` branch, where the workflow publishes them (the workflow sets it to its own repository).
+sidebyside_repo = os.environ.get("SIDEBYSIDE_REPO", "sidebyside/sidebyside")
 author = "the sidebyside authors"
 copyright = "2026, the sidebyside authors"
 
@@ -101,6 +104,18 @@ if execute and not keep_outputs:
         script = checksum.relative_to(DOCS / "auto_examples").as_posix().removesuffix(".md5")
         if only in checksum.name and re.search(scripts, "/" + script):  # "" is in every name
             checksum.unlink()
+FIRST_NOTEBOOK_CELL = """\
+# Installs this site's helpers and, unless both are here already (as on Colab, where they stay),
+# the PyTorch and TensorFlow every page was built with. A GPU machine: "[cuda]" for "[cpu]".
+import importlib.util
+
+if importlib.util.find_spec("torch") and importlib.util.find_spec("tensorflow"):
+    %pip install "sidebyside=={version}"
+else:
+    %{line}
+import sidebyside  # before TensorFlow: it loads triton first, where torch brought it
+
+sidebyside.report_versions()"""
 sphinx_gallery_conf = {
     "examples_dirs": ["../gallery"],
     "gallery_dirs": ["auto_examples"],
@@ -125,11 +140,10 @@ sphinx_gallery_conf = {
     "download_all_examples": True,
     # Each figure twice, for the theme's light and dark modes (docs/_ext/figures.py).
     "image_scrapers": ("figures.light_and_dark_scraper",),
-    # A downloaded notebook installs what it needs first (the .py gets the same line, see _ext).
-    "first_notebook_cell": (
-        "# Installs this site's helpers and the pinned PyTorch and TensorFlow (CPU builds).\n"
-        '# On an NVIDIA GPU machine, use "[cuda]" instead of "[cpu]".\n'
-        f"%{sidebyside.INSTALL_LINE}"
+    # A downloaded notebook installs what it needs first (the .py gets the same line, see _ext):
+    # the pinned frameworks, unless both are there already (Colab's stay when in range).
+    "first_notebook_cell": FIRST_NOTEBOOK_CELL.format(
+        version=sidebyside.__version__, line=sidebyside.INSTALL_LINE
     ),
 }
 

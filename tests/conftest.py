@@ -161,7 +161,9 @@ def reader_setup(tmp_path_factory, background) -> Future:
 @pytest.fixture(scope="session")
 def reader(reader_setup):
     """(python, folder, env) of the reader's environment, once it is installed."""
-    return reader_setup.result()
+    python, home, env = reader_setup.result()
+    yield python, home, env
+    shutil.rmtree(Path(python).parents[1])  # some GB (PyPI's CUDA torch): not kept by pytest
 
 
 @pytest.fixture(scope="session")

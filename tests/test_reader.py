@@ -9,10 +9,9 @@ import shutil
 import subprocess
 import sys
 import zipfile
-from concurrent.futures import ThreadPoolExecutor
-from importlib import metadata
 from pathlib import Path
 
+import run_downloads as run_downloads_  # tools/run_downloads.py
 from conftest import GALLERY_SCRIPTS, ROOT
 from sidebyside_ext import with_install_header
 from sphinx_gallery.py_source_parser import split_code_and_text_blocks
@@ -20,9 +19,6 @@ from sphinx_gallery.py_source_parser import split_code_and_text_blocks
 import sidebyside
 from sidebyside import device
 
-# The two frameworks are the only thing the reader's environment borrows from .venv (unpacking
-# them again costs minutes); everything else, the package included, is installed by the line.
-SHARED = ("torch", "tensorflow-cpu")
 READER_TOOLS = ("ipykernel==7.4.0", "nbclient==0.11.0")  # a reader's Jupyter
 
 
@@ -37,20 +33,22 @@ def install_line_on(page: Path) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", block[1])).strip()
 
 
-def share_frameworks(folder: Path) -> Path:
-    """A folder of links to the installed torch and TensorFlow (their files only, no sidebyside)."""
-    folder.mkdir()
-    for name in SHARED:
-        dist = metadata.distribution(name)
-        for top in {Path(str(file)).parts[0] for file in dist.files}:
-            source = Path(dist.locate_file(top))
-            if source.exists() and not (folder / top).exists() and top != "..":
-                (folder / top).symlink_to(source)
-    return folder
+def index_only(env: dict) -> dict:
+    """``env`` with pip taking packages from PyPI alone, as on a reader's machine.
+
+    This machine's pip configuration names local wheel folders (a CPU-only torch that PyPI does
+    not have) and a constraints file. PIP_CONFIG_FILE=os.devnull makes pip read no configuration
+    file at all, and every PIP_* variable goes: a reader gets PyPI's torch (on Linux the CUDA
+    build, with triton) as the install line is stated.
+    """
+    return {k: v for k, v in env.items() if not k.startswith("PIP_")} | {
+        "PIP_CONFIG_FILE": os.devnull
+    }
 
 
 def make_reader(tmp: Path):
-    """(python, folder, env): a new venv in ``tmp`` where only the site's install line was run.
+    """(python, folder, env): a new venv in ``tmp`` where only the site's install line was run,
+    with packages from PyPI alone (index_only) and this repository's wheel, not on PyPI yet.
 
     The line is sidebyside.INSTALL_LINE, the one every page states (tested below), so this can
     start before the site is built (conftest.py starts it at once, beside the site's build).
@@ -60,20 +58,16 @@ def make_reader(tmp: Path):
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
     venv = tmp / "venv"
     assert run([sys.executable, "-m", "venv", str(venv)]).returncode == 0
-    site_packages = next(venv.glob("lib/python*/site-packages"))
-    (site_packages / "shared-frameworks.pth").write_text(f"{share_frameworks(tmp / 'shared')}\n")
     env = {
         key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("PYTHON", "VIRTUAL_ENV", "SIDEBYSIDE"))
+        for key, value in index_only(os.environ).items()
+        if not key.startswith(("PYTHON", "VIRTUAL_ENV", "SIDEBYSIDE", "TF_"))
     }
     env |= {
         "PATH": f"{venv / 'bin'}{os.pathsep}{env['PATH']}",
         "VIRTUAL_ENV": str(venv),
-        # The wheel is not on PyPI yet: pip finds it here (next to any find-links already set).
-        "PIP_FIND_LINKS": " ".join(filter(None, [str(dist), env.get("PIP_FIND_LINKS")])),
+        "PIP_FIND_LINKS": str(dist),  # the wheel the release will upload
         "MPLBACKEND": "Agg",
-        "TF_CPP_MIN_LOG_LEVEL": "2",
     }
     home = tmp / "home"  # the reader runs from a folder of their own, far from the repository
     home.mkdir()
@@ -103,7 +97,8 @@ def test_the_package_builds_with_what_a_release_needs(reader):
         "Requires-Python: >=3.11",
         "Provides-Extra: cpu",
         "Provides-Extra: cuda",
-        f"Requires-Dist: torch=={device.REQUIRED['torch']}",
+        "Requires-Dist: torch<3,>=2.13\n",  # a range: a reader's own torch stays
+        f"Requires-Dist: torch=={device.REQUIRED['torch']}; extra == \"cpu\"",
         f"Requires-Dist: tensorflow-cpu=={device.REQUIRED['tensorflow']};",
     ):
         assert field in meta, f"the wheel's METADATA lacks {field!r}"
@@ -129,14 +124,6 @@ def test_the_reader_environment_does_not_see_the_repository(reader):
     assert str(ROOT) not in location and str(ROOT) not in path, result.stdout
 
 
-NOTEBOOK_RUNNER = """
-import sys, nbformat
-from nbclient import NotebookClient
-notebook = nbformat.read(sys.argv[1], as_version=4)
-NotebookClient(notebook, timeout=600, kernel_name="python3").execute(cwd=".")
-"""
-
-
 def notebooks_to_run() -> list[Path]:
     """The gallery scripts whose notebook runs in a kernel: the first example's (the install cell
     and the kernel work), and each one whose code asks whether it runs under IPython (so it takes
@@ -147,31 +134,52 @@ def notebooks_to_run() -> list[Path]:
     return [GALLERY_SCRIPTS[0], *(s for s in asks if s != GALLERY_SCRIPTS[0])]
 
 
-def run_downloads(reader, downloads) -> dict[str, str]:
+def run_downloads(reader, downloads) -> list[dict]:
     """Run every downloaded script (``python plot_x.py``) and the notebooks of notebooks_to_run
     (every cell, in a Jupyter kernel), each in a process of its own from the reader's folder, two
-    at a time, the longest first (docs/example_times.json). What each failure printed, by name."""
+    at a time, the longest first (docs/example_times.json): tools/run_downloads.py's results."""
     python, home, env = reader
     times = json.loads((ROOT / "docs" / "example_times.json").read_text())
     by_name = {Path(name).stem: seconds for name, seconds in times.items()}
     files = [downloads[s.name] for s in GALLERY_SCRIPTS]
     files += [downloads[s.stem + ".ipynb"] for s in notebooks_to_run()]
     files.sort(key=lambda path: -by_name.get(path.stem, 0))
-
-    def run_one(download: Path) -> tuple[str, str]:
-        local = shutil.copy(download, home / download.name)
-        notebook = download.suffix == ".ipynb"
-        command = [python, "-c", NOTEBOOK_RUNNER, local] if notebook else [python, local]
-        result = run(command, cwd=home, env=env)
-        return download.name, "" if result.returncode == 0 else result.stderr[-3000:]
-
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        return {name: error for name, error in pool.map(run_one, files) if error}
+    return run_downloads_.run_all(files, str(python), home, env)
 
 
 def failures_of(reader_runs, suffix: str) -> str:
-    failures = {n: e for n, e in reader_runs.result().items() if n.endswith(suffix)}
-    return "\n\n".join(f"{name} failed:\n{error}" for name, error in failures.items())
+    return run_downloads_.failures([r for r in reader_runs.result() if r["name"].endswith(suffix)])
+
+
+def test_the_notebooks_first_cell_keeps_the_frameworks_already_there(reader_runs, reader):
+    """As on Colab, where torch and TensorFlow come installed: the first cell adds the helpers
+    only, and says which versions the page was built with."""
+    reader_runs.result()
+    first = reader[1] / (GALLERY_SCRIPTS[0].stem + ".ipynb")  # ran in a kernel, outputs kept
+    cell = json.loads(first.read_text())["cells"][0]
+    text = "".join("".join(out.get("text", "")) for out in cell["outputs"])
+    built = " and ".join(f"{name} {version}" for name, version in device.REQUIRED.items())
+    assert f"This page was built with {built}." in text, text
+    installed = re.findall(r"Successfully installed (.*)", text)
+    assert not re.search(r"\b(torch|tensorflow\S*)-\d", " ".join(installed)), installed
+
+
+# The lines that crash (SIGSEGV) with PyPI's torch, whose triton ships its own LLVM, as does
+# TensorFlow; the first optimizer makes torch import triton, after TensorFlow here.
+CRASH = "import tensorflow as tf\nimport torch\ntorch.optim.SGD([torch.zeros(1, requires_grad=True)])\n"
+
+
+def test_triton_loads_before_tensorflow_whichever_framework_an_example_imports_first(reader):
+    python, home, env = reader
+    has_triton = run([python, "-c", "import triton"], cwd=home, env=env).returncode == 0
+    assert has_triton, "PyPI's Linux torch brings triton: is the reader's torch from PyPI?"
+    for first, second in (("tensorflow as tf", "torch"), ("torch", "tensorflow as tf")):
+        imports = f"import {first}\nimport {second}\n"
+        code = imports + CRASH.split("\n", 2)[2] + 'import sys\nassert "triton" in sys.modules\n'
+        script = home / "imports.py"
+        script.write_text(with_install_header(f'"""Imports."""\n{code}'))
+        result = run([python, script], cwd=home, env=env)
+        assert result.returncode == 0, f"{first} first: exit {result.returncode}\n{result.stderr}"
 
 
 def test_every_downloaded_script_runs(reader_runs):

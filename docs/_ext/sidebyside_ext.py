@@ -235,11 +235,6 @@ def reset_example(gallery_conf, fname, when) -> None:
 
 # --- no example may silently not run --------------------------------------------------------------
 
-_RUNNING_TIME = re.compile(
-    r"\*\*Total running time of the script:\*\* \(\s*(\d+) minutes\s+([\d.]+) seconds\)"
-)
-
-
 _build = {"started": False, "finished": False}
 
 
@@ -258,32 +253,28 @@ def _exit_nonzero_if_unfinished() -> None:
 
 
 def check_every_example_ran(app, exception) -> None:
-    """Every gallery script must have a generated page that really executed (time > 0, output)."""
+    """Every gallery script this build was to execute has a page, and sphinx-gallery recorded its
+    run: executed without error now (``passing_examples``), or kept from an earlier run because
+    its md5 is unchanged (``stale_examples``: the edit loop, merged shards). A failed one is
+    reported by sphinx-gallery itself, with its traceback. Not a running time: a short example
+    runs in "0.000 seconds" on a fast machine."""
     _build["finished"] = True
     if exception is not None:
         return
     conf = app.config.sphinx_gallery_conf
-    src_root, out_root = Path(app.srcdir), Path(app.srcdir)
+    recorded = {Path(p).name for p in [*conf["passing_examples"], *conf["stale_examples"]]}
+    failed = {Path(p).name for p in conf["failing_examples"]}
     problems = []
     for examples_dir, gallery_dir in zip(conf["examples_dirs"], conf["gallery_dirs"], strict=True):
-        examples_dir, gallery_dir = src_root / examples_dir, out_root / gallery_dir
+        examples_dir, gallery_dir = Path(app.srcdir, examples_dir), Path(app.srcdir, gallery_dir)
         for script in sorted(examples_dir.rglob("plot_*.py")):
-            if not re.search(conf["filename_pattern"], str(script)):
-                continue  # executes nothing on purpose: the Chinese build, text extraction
+            if not re.search(conf["filename_pattern"], str(script)) or script.name in failed:
+                continue  # not to execute (the Chinese build), or reported by sphinx-gallery
             page = gallery_dir / script.relative_to(examples_dir).with_suffix(".rst")
             if not page.exists():
                 problems.append(f"{script.name}: no page was written (did it call sys.exit()?)")
-                continue
-            text = page.read_text(encoding="utf-8")
-            match = _RUNNING_TIME.search(text)
-            seconds = 60 * int(match[1]) + float(match[2]) if match else 0.0
-            outputs = (
-                "sphx-glr-script-out",
-                "sphx-glr-single-img",
-                "output_html",
-            )  # text, figure, HTML
-            if seconds == 0.0 or not any(output in text for output in outputs):
-                problems.append(f"{script.name}: the page shows no executed output ({seconds} s)")
+            elif script.name not in recorded:
+                problems.append(f"{script.name}: sphinx-gallery recorded no run of it")
     if problems:
         raise ExtensionError("Examples that did not run:\n  " + "\n  ".join(problems))
 
@@ -353,10 +344,37 @@ def execute_notebook_pages(srcdir: Path, cache_path: str, reuse: bool, timeout: 
         if result.err is not None:
             print(f"{page.relative_to(srcdir)} failed to execute: {result.err}", flush=True)
             return 1
+        drop_native_log_lines(notebook)
         cache.cache_notebook_bundle(
             CacheBundleIn(notebook, str(page)), check_validity=False, overwrite=True
         )
     return 0
+
+
+# A C++ log line (abseil's format: severity, date, time, thread, file:line]) and abseil's notice
+# that precedes them. Jupyter's kernel sends everything written to its file descriptor 2 into the
+# notebook, so TensorFlow's import-time lines ("oneDNN custom operations are on", on CPUs where
+# oneDNN is on) would show on a page; TF_CPP_MIN_LOG_LEVEL does not silence them (they are
+# written before abseil's logging starts).
+NATIVE_LOG_LINE = re.compile(
+    r"^(?:[IWEF]\d{4} \d\d:\d\d:\d+\.\d+ +\d+ [^\s:]+:\d+\] .*"
+    r"|WARNING: All log messages before absl::InitializeLog\(\) is called .*)\n?",
+    re.MULTILINE,
+)
+
+
+def drop_native_log_lines(notebook) -> None:
+    """Remove the frameworks' C++ log lines from the notebook's stream outputs (see above)."""
+    for cell in notebook.cells:
+        outputs = []
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "stream":
+                output["text"] = NATIVE_LOG_LINE.sub("", output["text"])
+                if not output["text"]:
+                    continue
+            outputs.append(output)
+        if "outputs" in cell:
+            cell["outputs"] = outputs
 
 
 def _cached(cache, notebook) -> bool:
@@ -411,6 +429,7 @@ import sys  # noqa: E402
 _missing = [m for m in ("sidebyside", "tensorflow", "torch") if not importlib.util.find_spec(m)]
 if _missing:
     sys.exit(f"This example needs {{', '.join(_missing)}}. Install with: " + {line!r})
+import sidebyside  # noqa: E402,F401  (before TensorFlow: it loads triton first, see its docs)
 """
 
 
@@ -453,6 +472,35 @@ def add_install_line_to_downloads(app) -> None:
                 new.writestr(info, patched.get(Path(info.filename).name, data))
         if newest:
             os.utime(archive, (newest, newest))
+
+
+# --- Colab: every example's notebook, opened from GitHub ------------------------------------------
+
+COLAB = "https://colab.research.google.com/github/{repo}/blob/{branch}/{stem}.ipynb"
+COLAB_BRANCH = "colab"  # site.yml's deploy job pushes the build's colab/ folder to this branch
+
+
+def colab_folder(app) -> Path:
+    """Where the build puts the notebooks Colab opens: ``colab/`` beside the site's folder."""
+    return site_root(app).parent / "colab"
+
+
+def add_colab_link(app, pagename, templatename, context, doctree) -> None:
+    """An example page's "Open in Colab" link (the sidebar template shows it)."""
+    folder, _, stem = pagename.rpartition("/")
+    if folder.startswith(GALLERY_OUTPUT + "/") and stem.startswith("plot_"):
+        repo, branch = app.config.sidebyside_repo, COLAB_BRANCH
+        context["sbs_colab_url"] = COLAB.format(repo=repo, branch=branch, stem=stem)
+
+
+def write_colab_notebooks(app, exception) -> None:
+    """Copy every example's notebook (the download, install cell first) into colab_folder()."""
+    if exception is not None or app.builder.format != "html" or app.config.language != "en":
+        return
+    out = colab_folder(app)
+    out.mkdir(parents=True, exist_ok=True)
+    for notebook in (Path(app.srcdir) / GALLERY_OUTPUT).rglob("plot_*.ipynb"):
+        shutil.copy2(notebook, out / notebook.name)
 
 
 # --- robots.txt and the offline copy --------------------------------------------------------------
@@ -756,6 +804,9 @@ def setup(app):
     app.connect("html-page-context", name_sidebar_toggles, priority=600)  # after the theme's
     app.add_config_value("sidebyside_languages", {"en": ""}, "html")
     app.connect("html-page-context", add_language_links)
+    app.add_config_value("sidebyside_repo", "sidebyside/sidebyside", "html")
+    app.connect("html-page-context", add_colab_link)
+    app.connect("build-finished", write_colab_notebooks)
     app.connect("html-page-context", paint_early)
     app.add_transform(RunningTimeIsNotText)
     app.connect("build-finished", fix_chinese_search, priority=800)  # before the offline zip

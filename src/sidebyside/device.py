@@ -8,8 +8,10 @@ import random
 
 import numpy as np
 
-#: Versions the site is written and tested against (the pins of pyproject.toml; a test checks).
+#: Versions the site is built with: the pins of pyproject.toml's extras (a test checks).
 REQUIRED = {"torch": "2.13.0", "tensorflow": "2.21.0"}
+#: (lowest, first too new) major.minor the helpers accept: pyproject.toml's ranges.
+SUPPORTED = {"torch": ((2, 13), (3, 0)), "tensorflow": ((2, 21), (3, 0))}
 _DISTRIBUTIONS = {"torch": ("torch",), "tensorflow": ("tensorflow", "tensorflow-cpu")}
 
 
@@ -26,13 +28,25 @@ def _installed_version(module: str) -> str | None:
     return None
 
 
-def require_frameworks() -> None:
-    """Raise a short, actionable error if torch or TensorFlow is missing or not the pinned version."""
+def _major_minor(version: str) -> tuple[int, int]:
+    major, minor = version.split(".")[:2]
+    return int(major), int("".join(c for c in minor if c.isdigit()) or 0)
+
+
+def require_frameworks(exact: bool = True) -> None:
+    """Raise a short, actionable error if torch or TensorFlow is missing or another version:
+    not the site's (``exact``, the build) or outside the helpers' range (a reader's own)."""
     problems = []
     for module, wanted in REQUIRED.items():
         found = _installed_version(module)
-        if found is None or found.split("+")[0] != wanted:
-            problems.append(f"{module}=={wanted} is required, found {found or 'nothing'}")
+        lowest, too_new = SUPPORTED[module]
+        if found is None:
+            problems.append(f"{module}=={wanted} is required, found nothing")
+        elif exact and found.split("+")[0] != wanted:
+            problems.append(f"{module}=={wanted} is required, found {found}")
+        elif not exact and not lowest <= _major_minor(found) < too_new:
+            span = f">={lowest[0]}.{lowest[1]},<{too_new[0]}"
+            problems.append(f"{module}{span} is required, found {found}")
     if problems:
         from sidebyside import INSTALL_LINE
 
@@ -41,6 +55,16 @@ def require_frameworks() -> None:
             + f". Fix: `{INSTALL_LINE}` (`[cuda]` instead of `[cpu]` on an NVIDIA GPU machine);"
             " in a clone of the repository, `make html` sets up .venv with the pinned versions."
         )
+
+
+def report_versions() -> None:
+    """Print the framework versions the site was built with, and those installed here."""
+    built = " and ".join(f"{name} {version}" for name, version in REQUIRED.items())
+    here = {name: _installed_version(name) or "missing" for name in REQUIRED}
+    print(f"This page was built with {built}.")
+    if any(here[name].split("+")[0] != version for name, version in REQUIRED.items()):
+        found = " and ".join(f"{name} {version}" for name, version in here.items())
+        print(f"Here: {found}; an output may differ from the page's.")
 
 
 def torch_device() -> str:

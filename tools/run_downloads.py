@@ -1,0 +1,101 @@
+"""Run downloaded examples as a reader does, and say which failed.
+
+Each script runs with ``python plot_x.py``, each notebook top to bottom in a Jupyter kernel
+(nbclient), every one in a process of its own, from a folder outside the repository. ::
+
+    python tools/run_downloads.py FOLDER [--notebooks all|none] [--jobs N]
+
+runs every ``plot_*.py`` and ``plot_*.ipynb`` under FOLDER with this Python (the reader's: the
+site's install line, plus ``ipykernel`` and ``nbclient`` for the notebooks), prints one line per
+download and each failure's last lines, and exits 1 if any failed. ``readers.yml`` runs it on
+Linux, macOS and Windows; ``tests/test_reader.py`` and ``tools/matrix.py`` call ``run_all``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+NOTEBOOK_RUNNER = """
+import sys, nbformat
+from nbclient import NotebookClient
+notebook = nbformat.read(sys.argv[1], as_version=4)
+NotebookClient(notebook, timeout=600, kernel_name="python3").execute(cwd=".")
+nbformat.write(notebook, sys.argv[1])  # the copy keeps its outputs, to be read
+"""
+
+
+def run_one(download: Path, python: str, folder: Path, env: dict | None = None) -> dict:
+    """Run one download from ``folder`` (a copy of it there): its exit code, output, time."""
+    local = Path(shutil.copy(download, folder / download.name))
+    if download.suffix == ".ipynb":
+        command = [python, "-c", NOTEBOOK_RUNNER, str(local)]
+    else:
+        command = [python, str(local)]
+    start = time.perf_counter()
+    result = subprocess.run(
+        command,
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        errors="replace",
+    )
+    return {
+        "name": download.name,
+        "returncode": result.returncode,
+        "stdout": result.stdout,
+        "stderr": result.stderr,
+        "seconds": round(time.perf_counter() - start, 1),
+    }
+
+
+def run_all(
+    downloads: list[Path], python: str, folder: Path, env: dict | None = None, jobs: int = 0
+) -> list[dict]:
+    """Run ``downloads`` (in this order, ``jobs`` at a time): run_one's result for each."""
+    with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 2) as pool:
+        return list(pool.map(lambda path: run_one(path, python, folder, env), downloads))
+
+
+def failures(results: list[dict]) -> str:
+    """Each failed run's name, exit code and the end of what it wrote to standard error."""
+    return "\n\n".join(
+        f"{r['name']} failed (exit {r['returncode']}):\n{r['stderr'][-3000:]}"
+        for r in results
+        if r["returncode"] != 0
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folder", type=Path, help="a folder holding the downloads")
+    parser.add_argument("--notebooks", choices=("all", "none"), default="all")
+    parser.add_argument("--jobs", type=int, default=0, help="runs at a time (default: cores)")
+    args = parser.parse_args()
+    patterns = ["plot_*.py"] + (["plot_*.ipynb"] if args.notebooks == "all" else [])
+    downloads = sorted(p for pattern in patterns for p in args.folder.rglob(pattern))
+    if not downloads:
+        print(f"No plot_*.py or plot_*.ipynb under {args.folder}")
+        return 1
+    with tempfile.TemporaryDirectory(prefix="reader-") as folder:
+        results = run_all(downloads, sys.executable, Path(folder), jobs=args.jobs)
+    for r in results:
+        print(f"{'ok  ' if r['returncode'] == 0 else 'FAIL'} {r['seconds']:6.1f} s  {r['name']}")
+    failed = sum(r["returncode"] != 0 for r in results)
+    print(f"{len(results) - failed} passed, {failed} failed")
+    if failed:
+        print(failures(results))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

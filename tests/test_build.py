@@ -1,6 +1,7 @@
 """The site builds strictly; broken examples, leaks and bad references fail it, saying where."""
 
 import json
+import os
 import re
 import zipfile
 from html.parser import HTMLParser
@@ -237,6 +238,40 @@ def test_no_page_loads_anything_from_another_host(site):
             if "<link" in tag and "stylesheet" not in tag:
                 continue
             pytest.fail(f"{page.relative_to(site)} loads an external resource: {tag}")
+
+
+# A C++ log line (abseil's format: "I0000 00:00:1795559483.371981    2977 port.cc:153] ...") or
+# abseil's notice before them: what TensorFlow writes to file descriptor 2 on import.
+NATIVE_LOG = re.compile(
+    r"(?:^|\n|>)[IWEF]\d{4} \d\d:\d\d:[\d.]+ +\d+ [\w.]+:\d+\]|absl::InitializeLog|oneDNN custom op"
+)
+
+
+def test_no_page_shows_a_framework_s_cpp_log(site):
+    for page in site.rglob("*.html"):
+        found = NATIVE_LOG.search(page.read_text(encoding="utf-8"))
+        assert not found, f"{page.relative_to(site)} shows a C++ log line: {found[0]!r}"
+
+
+COLAB_LINK = re.compile(r'href="https://colab\.research\.google\.com/github/([^/]+/[^/]+)/blob/([^/]+)/([^"]+)"')
+
+
+def test_every_example_opens_in_colab_from_the_notebooks_the_workflow_publishes(site):
+    """The link names the repository's `colab` branch, which site.yml fills with the build's
+    colab/ folder: each target is there, and it is the page's own download."""
+    published = site.parent / "colab"
+    for language in ("", "zh_CN/"):
+        for script in GALLERY_SCRIPTS:
+            page = example_page(site / language, script).read_text(encoding="utf-8")
+            links = COLAB_LINK.findall(page)
+            assert len(links) == 1, f"{language}{script.name}: {len(links)} Colab links"
+            repo, branch, path = links[0]
+            assert repo == os.environ.get("SIDEBYSIDE_REPO", "sidebyside/sidebyside")
+            assert branch == "colab"
+            notebook = published / path
+            assert notebook.is_file(), f"{script.name}: {path} is not among the published notebooks"
+            download = next(site.glob(f"_downloads/*/{script.stem}.ipynb"))
+            assert notebook.read_bytes() == download.read_bytes(), f"{path} is not the download"
 
 
 class _LinksAndIds(HTMLParser):

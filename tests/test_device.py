@@ -19,6 +19,13 @@ def test_devices_match_the_hardware():
         tf.zeros(1)
 
 
+def test_both_frameworks_compute_in_ieee_float32_on_a_gpu():
+    """TF32 is off in both: PyTorch's cuDNN default and TensorFlow's, set by the two choosers."""
+    sidebyside.torch_device(), sidebyside.tf_device()
+    assert not torch.backends.cudnn.allow_tf32 and not torch.backends.cuda.matmul.allow_tf32
+    assert not tf.config.experimental.tensor_float_32_execution_enabled()
+
+
 def test_seed_everything_repeats_every_generator():
     def draw():
         return (
@@ -49,13 +56,23 @@ def test_require_frameworks_names_package_version_and_fix(monkeypatch):
     assert sidebyside.INSTALL_LINE in message
 
 
-def test_required_versions_are_the_pins_of_the_package():
-    """One truth: the versions checked at build time are those the package installs."""
+def test_a_reader_s_own_framework_in_range_is_accepted_and_one_outside_is_named(monkeypatch):
+    sidebyside.require_frameworks(exact=False)  # the installed 2.13 is in range
+    monkeypatch.setitem(device.SUPPORTED, "torch", ((9, 0), (10, 0)))
+    with pytest.raises(device.FrameworkError, match="torch>=9.0,<10 is required, found 2.13"):
+        sidebyside.require_frameworks(exact=False)
+
+
+def test_required_versions_are_the_pins_of_the_extras_and_the_ranges_of_the_package():
+    """One truth: the versions checked at build time are those the install line installs, and
+    the base package accepts the ranges device.SUPPORTED states (a reader's own torch stays)."""
     import tomllib
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    requirements = project["dependencies"] + project["optional-dependencies"]["cpu"]
-    assert f"torch=={device.REQUIRED['torch']}" in requirements
-    assert any(
-        r.startswith(f"tensorflow-cpu=={device.REQUIRED['tensorflow']}") for r in requirements
-    )
+    extras = project["optional-dependencies"]
+    for extra in ("cpu", "cuda"):
+        assert f"torch=={device.REQUIRED['torch']}" in extras[extra]
+    assert any(r.startswith(f"tensorflow-cpu=={device.REQUIRED['tensorflow']}") for r in extras["cpu"])
+    (low_major, low_minor), (high, _) = device.SUPPORTED["torch"]
+    assert f"torch>={low_major}.{low_minor},<{high}" in project["dependencies"]
+    assert not any(r.startswith("tensorflow") for r in project["dependencies"])

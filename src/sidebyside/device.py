@@ -68,9 +68,16 @@ def report_versions() -> None:
 
 
 def torch_device() -> str:
-    """``"cuda"`` when PyTorch sees a GPU, else ``"cpu"``."""
+    """``"cuda"`` when PyTorch sees a GPU, else ``"cpu"``.
+
+    Also turns off TF32 in cuDNN (``torch.backends.cudnn.allow_tf32``): PyTorch's default on
+    Ampere and newer GPUs runs float32 convolutions and RNNs in TF32 (10-bit mantissa), while
+    its matmuls stay IEEE float32. With ``tf_device()``, which turns TensorFlow's TF32 off, both
+    frameworks compute in IEEE float32 everywhere. (On a CPU the setting changes nothing.)
+    """
     import torch
 
+    torch.backends.cudnn.allow_tf32 = False
     return "cuda" if torch.cuda.is_available() else "cpu"
 
 
@@ -78,8 +85,8 @@ def tf_device() -> str:
     """``"/GPU:0"`` when TensorFlow sees a GPU, else ``"/CPU:0"``.
 
     Also turns on GPU memory growth, so TensorFlow does not grab the whole card and PyTorch can
-    share it, and turns off TF32 matmuls (TensorFlow's default on Ampere+ GPUs, PyTorch's is off)
-    so both frameworks compute in the same float32 precision.
+    share it, and turns off TF32 (TensorFlow's default on Ampere and newer GPUs, for matmuls and
+    convolutions alike): with ``torch_device()``, both frameworks compute in IEEE float32.
     """
     import tensorflow as tf
 

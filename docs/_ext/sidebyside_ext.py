@@ -391,7 +391,11 @@ def _cached(cache, notebook) -> bool:
 INSTALL_NOTE = (
     "On an NVIDIA GPU machine use ``[cuda]`` instead of ``[cpu]``. On Linux, PyPI's torch wheel is "
     "the CUDA build (several GB); for the small CPU-only build, first run "
-    f"``pip install torch=={REQUIRED['torch']} --index-url https://download.pytorch.org/whl/cpu``."
+    f"``pip install torch=={REQUIRED['torch']} --index-url https://download.pytorch.org/whl/cpu``. "
+    "Where torch and TensorFlow are installed already (Colab, your own environment), "
+    f"``pip install sidebyside=={sidebyside.__version__}`` adds the helpers and keeps them (a torch "
+    "older than 2.13 is upgraded); each notebook's first cell does that, and prints the versions "
+    "the page was built with."
 )
 
 

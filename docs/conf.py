@@ -184,3 +184,8 @@ ogp_social_cards = {"enable": False}  # one site image; per-page cards would ren
 ogp_custom_meta_tags = ('<meta name="twitter:card" content="summary_large_image" />',)
 sitemap_url_scheme = "{link}"
 notfound_urls_prefix = urlparse(html_baseurl).path
+if language == "zh_CN":  # the extension's own text is English, outside the catalogues
+    notfound_context = {
+        "title": "找不到页面",
+        "body": "<h1>找不到页面</h1>\n\n抱歉，这里没有你要找的内容。",
+    }

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 from babel.messages.pofile import read_po
-from conftest import ROOT, make_project
+from conftest import GALLERY_SCRIPTS, ROOT, make_project
 
 sys.path.insert(0, str(ROOT / "tools"))
 import check_translations  # noqa: E402  (tools/ is a folder of scripts, not a package)
@@ -103,6 +103,16 @@ def test_chinese_pages_are_in_chinese_with_the_same_outputs(site):
     glossary = (site / "zh_CN" / "glossary.html").read_text(encoding="utf-8")
     for chinese in check_translations.TERMS.values():
         assert chinese in glossary, f"the Chinese glossary lacks {chinese}"
+
+
+def test_the_chinese_404_page_and_gallery_links_are_in_chinese(site):
+    missing = (site / "zh_CN" / "404.html").read_text(encoding="utf-8")
+    assert "找不到页面" in missing and "Page not found" not in missing
+    for index in (site / "zh_CN" / "auto_examples").rglob("index.html"):
+        html = index.read_text(encoding="utf-8")
+        for script in GALLERY_SCRIPTS:  # a thumbnail's link is named by its page's title
+            english = re.search(r"^(.+)\n=+$", script.read_text(encoding="utf-8"), re.M)[1]
+            assert f">{english}<" not in html, f"zh_CN {index.parent.name}: English {english!r}"
 
 
 def test_chinese_search_knows_every_glossary_term_as_a_word():

@@ -26,6 +26,7 @@ from __future__ import annotations
 import ast
 import atexit
 import hashlib
+import html
 import os
 import re
 import shutil
@@ -478,6 +479,34 @@ def add_install_line_to_downloads(app) -> None:
             os.utime(archive, (newest, newest))
 
 
+# --- the gallery's thumbnails in the reader's language --------------------------------------------
+
+THUMBNAIL_TITLE = re.compile(r'(<div class="sphx-glr-thumbnail-title">)(.*?)(</div>)')
+TOOLTIP = re.compile(r'(<div class="sphx-glr-thumbcontainer" tooltip=")(.*?)(">)')
+
+
+def translate_thumbnails(app, docname: str, source: list[str]) -> None:
+    """A translated gallery index: sphinx-gallery writes each thumbnail's title and tooltip as raw
+    HTML, which gettext never sees; they come from the catalogue here (the page's own title and
+    first paragraph are in it), as the pages they link to are translated."""
+    if app.config.language == "en" or not re.fullmatch(rf"{GALLERY_OUTPUT}(/\w+)?/index", docname):
+        return
+    from sphinx.locale import init as init_locale
+    from sphinx_gallery.gen_rst import _sanitize_rst  # how it made the tooltip from the text
+
+    dirs = [str(Path(app.srcdir, folder)) for folder in app.config.locale_dirs]
+    catalogue, _ = init_locale(dirs, app.config.language, app.config.gettext_compact)
+    messages = getattr(catalogue, "_catalog", {})
+    plain = {_sanitize_rst(k): _sanitize_rst(v) for k, v in messages.items() if isinstance(k, str)}
+
+    def translated(match, table):
+        text = html.unescape(match[2])
+        return match[1] + html.escape(table.get(text, text)) + match[3]
+
+    source[0] = THUMBNAIL_TITLE.sub(lambda m: translated(m, messages), source[0])
+    source[0] = TOOLTIP.sub(lambda m: translated(m, plain), source[0])
+
+
 # --- Colab: every example's notebook, opened from GitHub ------------------------------------------
 
 COLAB = "https://colab.research.google.com/github/{repo}/blob/{branch}/{stem}.ipynb"
@@ -799,6 +828,7 @@ def setup(app):
     app.add_role("offline-zip", offline_zip_role)
     app.connect("builder-inited", add_install_line_to_downloads, priority=600)
     app.connect("doctree-read", add_install_line_to_example_footers)
+    app.connect("source-read", translate_thumbnails)
     app.connect("build-finished", write_robots_and_offline_zip, priority=900)
     app.connect("config-inited", start_notebook_pages)
     app.connect("env-before-read-docs", wait_for_notebook_pages)

@@ -59,12 +59,12 @@ html: $(STAMP) graphviz node-tools
 
 merge: $(STAMP)
 	@test -n "$(SHARDS)" || { echo 'Name the shards: make merge SHARDS="dir1 dir2"'; exit 1; }
-	$(BIN)/python docs/_ext/shards.py merge $(SHARDS)
+	$(BIN)/python sphinx_extensions/shards.py merge $(SHARDS)
 	SIDEBYSIDE_MERGED=1 $(MAKE) html
 
 # After adding an example, or when the examples' times change a lot: the shards' balance.
 example-times: $(STAMP)
-	$(BIN)/python docs/_ext/shards.py times
+	$(BIN)/python sphinx_extensions/shards.py times
 
 # After changing English text, and after a full `make html` (figure titles are the images' alt text):
 # extract the text and update docs/locale/zh_CN (then translate what is new or

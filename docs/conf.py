@@ -9,8 +9,8 @@ from urllib.parse import urlparse
 import sidebyside
 
 DOCS = Path(__file__).parent
-sys.path.insert(0, str(DOCS / "_ext"))
-import shards  # noqa: E402  (docs/_ext/shards.py: one gallery built on several machines)
+sys.path.insert(0, str(DOCS.parent))  # the site's extensions: sphinx_extensions/, one module per job
+from sphinx_extensions import shards  # noqa: E402  (one gallery built on several machines)
 
 # Keep TensorFlow's C++ log lines out of the terminal and the pages.
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
@@ -64,9 +64,18 @@ extensions = [
     "sphinx_copybutton",
     "sphinxext.opengraph",
     "notfound.extension",
-    "sidebyside_ext",
-    "figures",  # docs/_ext/figures.py: every figure in a light and a dark variant
-    "shards",  # docs/_ext/shards.py: `make html SHARD=k/N` writes which examples it executed
+    # The site's own, one job each (sphinx_extensions/__init__.py lists them):
+    "sphinx_extensions.panes",
+    "sphinx_extensions.example_checks",
+    "sphinx_extensions.notebook_pages",
+    "sphinx_extensions.figures",
+    "sphinx_extensions.downloads",
+    "sphinx_extensions.languages",
+    "sphinx_extensions.site_files",
+    "sphinx_extensions.stylesheets",
+    "sphinx_extensions.paint_early",
+    "sphinx_extensions.theme_fixes",
+    "sphinx_extensions.shards",
 ]
 exclude_patterns = [
     "_build",
@@ -87,7 +96,7 @@ nitpicky = True
 # * `make html EXAMPLE=autograd` (the edit loop): only scripts whose name contains "autograd",
 #   and any script changed since its last run;
 # * `make serve` (SIDEBYSIDE_LIVE=1): only scripts changed since their last run;
-# * `make html SHARD=k/N` (one machine of several): only the scripts of slice k (docs/_ext/shards.py);
+# * `make html SHARD=k/N` (one machine of several): only the scripts of slice k (sphinx_extensions/shards.py);
 # * `make merge` (the shards' outputs copied in) and `make serve` (SIDEBYSIDE_LIVE=1): only
 #   scripts changed since their last run;
 # * the Chinese build, and extracting text for translation (SIDEBYSIDE_EXECUTE=0): nothing.
@@ -97,7 +106,9 @@ keep_outputs = any(os.environ.get(v) for v in ("SIDEBYSIDE_LIVE", "SIDEBYSIDE_ME
 execute = language == "en" and os.environ.get("SIDEBYSIDE_EXECUTE", "1") != "0"
 scripts = r"/plot_"
 if sidebyside_shard:
-    shard_examples = shards.examples_in_shard(sidebyside_shard)
+    shard_examples = shards.examples_in_shard(
+        sidebyside_shard, DOCS.parent / "gallery", DOCS / "example_times.json"
+    )
     scripts = "|".join(re.escape(f"/{name}") + "$" for name in shard_examples) or "(?!)"
 if execute and not keep_outputs:
     for checksum in (DOCS / "auto_examples").rglob("plot_*.py.md5"):
@@ -122,12 +133,12 @@ sphinx_gallery_conf = {
     "filename_pattern": scripts if execute else "(?!)",  # "(?!)" matches nothing
     "backreferences_dir": "gen_modules/backreferences",
     # Order comes from file names, never from length; a shard runs its slice last name first.
-    "within_subsection_order": "shards.ReverseFileNameSortKey"
+    "within_subsection_order": "sphinx_extensions.shards.ReverseFileNameSortKey"
     if sidebyside_shard
     else "FileNameSortKey",
-    "subsection_order": "shards.reverse_subsections" if sidebyside_shard else None,
+    "subsection_order": "sphinx_extensions.shards.reverse_subsections" if sidebyside_shard else None,
     "run_stale_examples": False,  # see above: what runs is chosen by forgetting md5s
-    "reset_modules": ("matplotlib", "sidebyside_ext.reset_example"),
+    "reset_modules": ("matplotlib",),  # sphinx_extensions.example_checks adds its own hook
     "reset_modules_order": "both",
     "capture_repr": ("_repr_html_", "__repr__"),
     "remove_config_comments": True,
@@ -138,9 +149,9 @@ sphinx_gallery_conf = {
     "show_memory": False,
     "min_reported_time": 0,
     "download_all_examples": True,
-    # Each figure twice, for the theme's light and dark modes (docs/_ext/figures.py).
-    "image_scrapers": ("figures.light_and_dark_scraper",),
-    # A downloaded notebook installs what it needs first (the .py gets the same line, see _ext):
+    # Each figure twice, for the theme's light and dark modes (sphinx_extensions/figures.py).
+    "image_scrapers": ("sphinx_extensions.figures.light_and_dark_scraper",),
+    # A downloaded notebook installs what it needs first (the .py gets the same line: sphinx_extensions.downloads):
     # the pinned frameworks, unless both are there already (Colab's stay when in range).
     "first_notebook_cell": FIRST_NOTEBOOK_CELL.format(
         version=sidebyside.__version__, line=sidebyside.INSTALL_LINE
@@ -148,7 +159,7 @@ sphinx_gallery_conf = {
 }
 
 # -- Executed notebook pages (MyST) ----------------------------------------------------------------
-# sidebyside_ext executes every notebook page in a process of its own while the gallery executes,
+# sphinx_extensions.notebook_pages executes every notebook page in a process of its own while the gallery executes,
 # and fills this cache; myst-nb then reads the fresh outputs from it.
 nb_execution_mode = "off" if sidebyside_shard else "cache"  # a shard executes gallery scripts only
 nb_execution_raise_on_error = True

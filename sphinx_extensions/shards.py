@@ -1,5 +1,7 @@
 """Build the gallery on several machines: each executes a slice of the examples, one merges them.
 
+Events: ``build-finished`` (``write_manifest``); config value ``sidebyside_shard``.
+
 * ``make html SHARD=k/N`` (CI's matrix, one job per k) executes slice k of N, balanced by the
   examples' last measured times (``docs/example_times.json``), in reverse file-name order, so that
   every example runs after other examples than in a one-machine build (a leak between examples shows
@@ -8,10 +10,10 @@
   ``docs/auto_examples`` folder) into ``docs/auto_examples``, refusing a gallery with an example
   missing or executed twice, then builds the site from them: nothing is executed again.
 * ``make example-times`` refreshes ``docs/example_times.json`` from the last full build.
-* CI (.github/workflows/site.yml) asks ``shards.py plan`` how many machines to use: one until the
+* CI (.github/workflows/site.yml) asks ``sphinx_extensions/shards.py plan`` how many machines to use: one until the
   examples' times add up to more than ``SECONDS_PER_SHARD``, then enough for that much each.
 
-Usage: ``python docs/_ext/shards.py merge DIR...``, ``... times`` or ``... plan``.
+Usage: ``python sphinx_extensions/shards.py merge DIR...``, ``... times`` or ``... plan``.
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ import shutil
 import sys
 from pathlib import Path
 
-DOCS = Path(__file__).resolve().parents[1]
-GALLERY = DOCS.parent / "gallery"
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+GALLERY = ROOT / "gallery"
 TIMES = DOCS / "example_times.json"
 MANIFEST = "shard.json"
 # The one place the threshold is written: the most example time one CI machine executes.

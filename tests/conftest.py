@@ -14,10 +14,11 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
-sys.path.insert(0, str(ROOT / "docs" / "_ext"))
-import shards  # noqa: E402  (docs/_ext/shards.py: building on several machines)
+sys.path.insert(0, str(ROOT))
 import site_server  # noqa: E402  (tools/ is a folder of scripts, not a package)
 from bench_build import generated_outputs  # noqa: E402
+
+from sphinx_extensions import shards  # noqa: E402  (building on several machines)
 
 GALLERY_SCRIPTS = sorted((ROOT / "gallery").rglob("plot_*.py"))
 # Pages that print timings, so their text differs from run to run.
@@ -36,6 +37,7 @@ def make_project(dest: Path, gallery: Path = ROOT / "gallery", index: str | None
         ignore=generated_outputs,
     )
     (dest / "gallery").symlink_to(gallery)
+    (dest / "sphinx_extensions").symlink_to(ROOT / "sphinx_extensions")  # conf.py finds the extensions beside docs/
     if index is not None:
         for page in docs.glob("*.md"):
             page.unlink()

@@ -46,7 +46,7 @@ def test_every_script_has_an_executed_page_with_provenance(site):
         assert "<th>CPU</th>" in page and "<th>TensorFlow</th>" in page
         assert any(output in page for output in EXECUTED_OUTPUTS), f"{script.name}: no output"
         assert '<div class="highlight"><pre>' in page, f"{script.name}: code not highlighted"
-        assert "sphx-glr-backref" not in page  # no API pages: sidebyside_ext skips code links
+        assert "sphx-glr-backref" not in page  # no API pages: sphinx_extensions.theme_fixes skips code links
 
 
 def test_concept_pages_show_panes_figures_and_parity(site):

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import run_downloads as run_downloads_  # tools/run_downloads.py
 from conftest import GALLERY_SCRIPTS, ROOT
-from sidebyside_ext import with_install_header
 from sphinx_gallery.py_source_parser import split_code_and_text_blocks
 
 import sidebyside
 from sidebyside import device
+from sphinx_extensions.downloads import with_install_header
 
 READER_TOOLS = ("ipykernel==7.4.0", "nbclient==0.11.0")  # a reader's Jupyter
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import shutil
 import statistics
 import subprocess
@@ -35,14 +34,16 @@ from pathlib import Path
 
 import site_server  # beside this script in tools/
 
-from sidebyside.provenance import cpu_model
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from sidebyside.provenance import cpu_model  # noqa: E402
+from sphinx_extensions.shards import measured_times  # noqa: E402  (the build's own record)
 
 try:
     import psutil  # sums the memory of every process in the tree (the notebook kernel too)
 except ImportError:
     psutil = None
 
-ROOT = Path(__file__).resolve().parents[1]
 TARGETS = {  # name: (limit, unit): the project's standing build-loop targets
     "rebuild / bare": (1.10, "×"),
     "rebuild": (180.0, "s"),
@@ -99,10 +100,6 @@ with open(sys.argv[1], "w") as out:
 # `make html` without the Makefile (the edit loop leaves out -E, as `make html EXAMPLE=…` does).
 SPHINX_BUILD = [sys.executable, "-m", "sphinx", "-b", "html", "-n", "-W", "--keep-going"]
 FULL_BUILD = [*SPHINX_BUILD, "-E"]  # `make html`: a fresh environment, every example re-executed
-RUNNING_TIME = re.compile(
-    r"\*\*Total running time of the script:\*\* \(\s*(\d+) minutes\s+([\d.]+) seconds\)"
-)
-
 
 def measured_run(command: list[str], **kwargs) -> dict:
     """Run ``command``; its wall time, output, and peak memory (tree sum and largest process)."""
@@ -171,16 +168,13 @@ def private_docs(tmp: Path) -> Path:
     docs = tmp / "docs"
     shutil.copytree(ROOT / "docs", docs, ignore=generated_outputs)
     (tmp / "gallery").symlink_to(ROOT / "gallery")
+    (tmp / "sphinx_extensions").symlink_to(ROOT / "sphinx_extensions")  # conf.py finds the extensions beside docs/
     return docs
 
 
 def example_times(docs: Path) -> dict[str, float]:
-    """Each example's running time, as sphinx-gallery wrote it into the page it generated."""
-    times = {}
-    for page in sorted((docs / "auto_examples").rglob("plot_*.rst")):
-        if match := RUNNING_TIME.search(page.read_text(encoding="utf-8")):
-            times[page.stem + ".py"] = 60 * int(match[1]) + float(match[2])
-    return times
+    """Each example's running time, by file name, as sphinx-gallery recorded it (shards.py)."""
+    return {Path(name).name: t for name, t in measured_times(docs / "auto_examples").items()}
 
 
 def notebook_pages() -> list[Path]:

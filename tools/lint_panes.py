@@ -14,7 +14,7 @@ from pathlib import Path
 from sphinx_gallery.py_source_parser import split_code_and_text_blocks
 
 PANE_WIDTH = 64
-# The same rule as docs/_ext/sidebyside_ext.py: a cell whose text opens with **TensorFlow…** or
+# The same rule as sphinx_extensions/panes.py: a cell whose text opens with **TensorFlow…** or
 # **PyTorch…** is a pane.
 PANE_TEXT = re.compile(r"\s*\*\*(TensorFlow|PyTorch)\b")
 ROOT = Path(__file__).resolve().parents[1]

@@ -27,8 +27,8 @@ from pathlib import Path
 import run_downloads
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "docs" / "_ext"))
-from sidebyside_ext import with_install_header  # noqa: E402
+sys.path.insert(0, str(ROOT))
+from sphinx_extensions.downloads import with_install_header  # noqa: E402
 
 # Settings the Makefile exports for the site's build, which a reader's shell does not have.
 BUILD_ONLY = ("TF_NUM_INTRAOP_THREADS", "TF_NUM_INTEROP_THREADS", "PYTHONHASHSEED")

@@ -1,0 +1,43 @@
+"""The site's Sphinx extensions, one job each; ``docs/conf.py`` lists them by name
+(``sphinx_extensions.panes``, ...).
+
+==================  ============================================================
+``panes``           TensorFlow and PyTorch cells side by side on a gallery page
+``example_checks``  each example seeded, checked for leaks, and recorded as run
+``notebook_pages``  the MyST notebook pages execute beside the gallery
+``figures``         every figure in a light and a dark variant (colours: dark_colors)
+``downloads``       the install line, the downloads' header, "Open in Colab"
+``languages``       language links, translated thumbnails, Chinese search
+``site_files``      robots.txt, one sitemap, the offline zip
+``stylesheets``     one purged stylesheet per page, icon fonts cut to size
+``paint_early``     lazy images and deferred scripts
+``theme_fixes``     named sidebar toggles, no code-link pass
+``shards``          one gallery executed on several machines, then merged
+==================  ============================================================
+
+This module holds what several of them need to know about the build.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+GALLERY_OUTPUT = "auto_examples"  # where sphinx-gallery writes the example pages (docs/)
+
+
+def partial_build() -> bool:
+    """The edit loop (``EXAMPLE=…``) or live preview: only some pages change, nothing is final."""
+    return any(os.environ.get(v) for v in ("EXAMPLE", "SIDEBYSIDE_LIVE"))
+
+
+def site_root(app) -> Path:
+    """The folder of the whole site: this build's output, or its parent for a translation."""
+    out = Path(app.outdir)
+    return out.parent if app.config.language != "en" else out
+
+
+def to_site_root(config, pagename: str) -> str:
+    """The relative path from a page to the site root ("../" more for a translation's folder)."""
+    folder = config.sidebyside_languages[config.language]  # {"en": "", "zh_CN": "zh_CN/"}
+    return "../" * (pagename.count("/") + (1 if folder else 0))

@@ -1,16 +1,36 @@
 """The GitHub Actions workflows pass actionlint and GitHub's schema, checked offline."""
 
 import json
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import yaml  # PyYAML: myst-parser's dependency, in every venv of make test
 from conftest import ROOT, shards
 
 WORKFLOWS = sorted((ROOT / ".github/workflows").glob("*.yml"))
 CHECK_JSONSCHEMA = Path(sys.executable).parent / "check-jsonschema"
+
+
+def workflow(name: str) -> dict:
+    return yaml.safe_load((ROOT / ".github/workflows" / name).read_text())
+
+
+def triggers(flow: dict) -> dict:
+    return flow.get("on", flow.get(True))  # PyYAML reads the key `on` as True (YAML 1.1)
+
+
+def commands(job: dict) -> str:
+    return "\n".join(step.get("run", "") for step in job["steps"])
+
+
+def uploads(job: dict) -> dict:
+    """Each artifact the job uploads: its name -> its step."""
+    steps = [s for s in job["steps"] if s.get("uses", "").startswith("actions/upload-artifact@")]
+    return {s["with"]["name"]: s for s in steps}
 
 
 def lint(files) -> subprocess.CompletedProcess:
@@ -65,8 +85,20 @@ def test_ci_executes_the_examples_on_a_matrix_of_machines_past_the_threshold(tmp
     assert shards.plan(times) == ["1/3", "2/3", "3/3"]
     site = (ROOT / ".github/workflows/site.yml").read_text()
     for step in (
-        "docs/_ext/shards.py plan",
+        "shards.py plan",
         "make html SHARD=${{ matrix.shard }}",
         "make merge SHARDS=",
     ):
         assert step in site, f"site.yml lacks {step!r}"
+
+
+def test_every_make_target_and_script_a_workflow_runs_exists():
+    makefile = (ROOT / "Makefile").read_text()
+    targets = set(re.findall(r"^([\w.-]+):(?!=)", makefile, re.M))
+    for path in WORKFLOWS:
+        flow = yaml.safe_load(path.read_text())
+        run = "\n".join(commands(job) for job in flow["jobs"].values() if "steps" in job)
+        for target in re.findall(r"\bmake ([a-z][\w-]*)", run):
+            assert target in targets, f"{path.name} runs `make {target}`: not in the Makefile"
+        for script in re.findall(r"\bpython3? ([\w/.-]+\.py)\b", run):
+            assert (ROOT / script).is_file(), f"{path.name} runs {script}: no such file"

@@ -92,6 +92,18 @@ def test_ci_executes_the_examples_on_a_matrix_of_machines_past_the_threshold(tmp
         assert step in site, f"site.yml lacks {step!r}"
 
 
+def test_the_variation_matrix_runs_on_pull_requests_with_packages_from_pypi():
+    site = workflow("site.yml")
+    job = site["jobs"]["matrix"]
+    assert "make matrix" in commands(job)
+    assert job["if"] == (
+        "github.event_name == 'pull_request' || github.event_name == 'workflow_dispatch'"
+    )
+    assert "PIP_EXTRA_INDEX_URL" not in {**site["env"], **job.get("env", {})}
+    assert uploads(job)["matrix"]["with"]["path"] == "docs/_build/matrix.json"
+    assert uploads(job)["matrix"]["if"] == "always()"
+
+
 def test_every_make_target_and_script_a_workflow_runs_exists():
     makefile = (ROOT / "Makefile").read_text()
     targets = set(re.findall(r"^([\w.-]+):(?!=)", makefile, re.M))

@@ -48,7 +48,7 @@ def schema(files) -> subprocess.CompletedProcess:
 
 def test_the_site_is_built_tested_published_and_released():
     names = {path.name for path in WORKFLOWS}
-    assert {"site.yml", "links.yml", "release.yml"} <= names, names
+    assert {"site.yml", "readers.yml", "links.yml", "release.yml"} <= names, names
 
 
 def test_every_workflow_passes_actionlint():
@@ -102,6 +102,25 @@ def test_the_variation_matrix_runs_on_pull_requests_with_packages_from_pypi():
     assert "PIP_EXTRA_INDEX_URL" not in {**site["env"], **job.get("env", {})}
     assert uploads(job)["matrix"]["with"]["path"] == "docs/_build/matrix.json"
     assert uploads(job)["matrix"]["if"] == "always()"
+
+
+def test_readers_run_every_download_from_the_wheel_on_linux_macos_and_windows():
+    readers = workflow("readers.yml")
+    on = triggers(readers)
+    assert {"gallery/**", "src/**", "pyproject.toml"} <= set(on["pull_request"]["paths"])
+    assert "schedule" in on and "workflow_dispatch" in on
+    downloads, run = readers["jobs"]["downloads"], readers["jobs"]["run"]
+    assert "make downloads" in commands(downloads)
+    assert {"downloads", "wheel"} <= uploads(downloads).keys()
+    assert run["needs"] == "downloads" and run["strategy"]["fail-fast"] is False
+    assert run["strategy"]["matrix"]["os"] == ["ubuntu-latest", "macos-latest", "windows-latest"]
+    install = commands(run)
+    assert 'python -m pip install "sidebyside[cpu]==$version" --find-links dist' in install
+    assert "python tools/run_downloads.py docs/_build/downloads --notebooks all" in install
+    # A reader's pip knows PyPI alone, and a reader's Python no UTF-8 mode.
+    text = yaml.safe_dump(run) + yaml.safe_dump(readers.get("env", {}))
+    for setting in ("index-url", "INDEX_URL", "PYTHONUTF8"):
+        assert setting not in text, setting
 
 
 def test_every_make_target_and_script_a_workflow_runs_exists():

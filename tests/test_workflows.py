@@ -123,6 +123,19 @@ def test_readers_run_every_download_from_the_wheel_on_linux_macos_and_windows():
         assert setting not in text, setting
 
 
+def test_the_colab_notebooks_are_pushed_to_the_colab_branch_after_a_deploy():
+    site = workflow("site.yml")
+    assert site["permissions"] == {"contents": "read"}
+    assert site["env"]["SIDEBYSIDE_REPO"] == "${{ github.repository }}"
+    upload = uploads(site["jobs"]["cpu"])["colab-notebooks"]
+    assert upload["with"]["path"] == "docs/_build/colab"
+    colab = site["jobs"]["colab"]
+    assert colab["needs"] == "deploy" and "needs.deploy.result == 'success'" in colab["if"]
+    assert colab["permissions"] == {"contents": "write"}
+    assert colab["steps"][0]["with"]["name"] == "colab-notebooks"
+    assert re.search(r"git push --force \S+ HEAD:colab$", commands(colab), re.M)
+
+
 def test_every_make_target_and_script_a_workflow_runs_exists():
     makefile = (ROOT / "Makefile").read_text()
     targets = set(re.findall(r"^([\w.-]+):(?!=)", makefile, re.M))

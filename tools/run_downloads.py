@@ -39,6 +39,8 @@ def run_one(download: Path, python: str, folder: Path, env: dict | None = None) 
         command = [python, "-c", NOTEBOOK_RUNNER, str(local)]
     else:
         command = [python, str(local)]
+    # A terminal takes any character (on Windows too, where a pipe would be cp1252): so does this.
+    env = {**(os.environ if env is None else env), "PYTHONIOENCODING": "utf-8"}
     start = time.perf_counter()
     result = subprocess.run(
         command,

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from sphinx_gallery.py_source_parser import split_code_and_text_blocks
 
-PANE_WIDTH = 64
+from sidebyside.show import PANE_WIDTH  # the pages wrap their messages to it too
+
 # The same rule as sphinx_extensions/panes.py: a cell whose text opens with **TensorFlow…** or
 # **PyTorch…** is a pane.
 PANE_TEXT = re.compile(r"\s*\*\*(TensorFlow|PyTorch)\b")

@@ -47,10 +47,12 @@ from sidebyside.device import (  # noqa: E402
 from sidebyside.graphs import draw_autograd_graph, draw_tf_graph
 from sidebyside.parity import assert_close, parity_report
 from sidebyside.provenance import provenance
+from sidebyside.show import PANE_WIDTH, show_error, wrap
 from sidebyside.timing import time_call
 
 __all__ = [
     "INSTALL_LINE",
+    "PANE_WIDTH",
     "__version__",
     "assert_close",
     "draw_autograd_graph",
@@ -60,7 +62,9 @@ __all__ = [
     "report_versions",
     "require_frameworks",
     "seed_everything",
+    "show_error",
     "tf_device",
     "time_call",
     "torch_device",
+    "wrap",
 ]

@@ -1,0 +1,29 @@
+"""Printing on a page: an error that a call must raise, and long text, wrapped to the pane."""
+
+from __future__ import annotations
+
+import textwrap
+
+PANE_WIDTH = 64  # characters a line in a TensorFlow or PyTorch pane at 1280 px
+
+
+def wrap(text: str, indent: str = "", width: int = PANE_WIDTH) -> str:
+    """``text`` wrapped to the pane's width, every line starting with ``indent``."""
+    return textwrap.fill(
+        " ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent
+    )
+
+
+def show_error(error_type, call, indent: str = "") -> BaseException:
+    """Call ``call()``, which must raise ``error_type``; print the error's type and the first
+    line of its message, wrapped to the pane; return the error, for further checks.
+
+    Raises ``AssertionError`` if the call raises nothing (another error propagates as it is).
+    """
+    try:
+        call()
+    except error_type as error:
+        lines = str(error).strip().splitlines() or [""]
+        print(wrap(f"{type(error).__name__}: {lines[0]}", indent))
+        return error
+    raise AssertionError(f"{error_type.__name__} expected, but the call raised nothing")

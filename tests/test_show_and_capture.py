@@ -1,0 +1,43 @@
+import pytest
+import torch
+
+import sidebyside
+from sidebyside.capture import CountingBackend, backward_nodes, call_names
+
+
+def test_show_error_prints_type_and_first_line_wrapped_to_the_pane(capsys):
+    def fails():
+        raise ValueError("a message long enough to need wrapping " * 3 + "\nsecond line")
+
+    error = sidebyside.show_error(ValueError, fails, indent="  ")
+    printed = capsys.readouterr().out.splitlines()
+    assert isinstance(error, ValueError)
+    assert printed[0].startswith("  ValueError: a message long")
+    assert all(len(line) <= sidebyside.PANE_WIDTH for line in printed)
+    assert "second line" not in "".join(printed)
+
+
+def test_show_error_insists_on_the_error():
+    with pytest.raises(AssertionError, match="ValueError expected"):
+        sidebyside.show_error(ValueError, lambda: 1)
+    with pytest.raises(KeyError):  # another error is not swallowed
+        sidebyside.show_error(ValueError, lambda: {}["x"])
+
+
+def test_backward_nodes_walk_the_record():
+    w = torch.ones(2, requires_grad=True)
+    names = [type(n).__name__ for n in backward_nodes((w * 2).sum())]
+    assert names == ["SumBackward0", "MulBackward0", "AccumulateGrad"]
+
+
+def test_the_counting_backend_keeps_graphs_and_counts_runs():
+    torch.compiler.reset()
+    backend = CountingBackend()
+    compiled = torch.compile(lambda x: torch.sin(x) + 1, backend=backend)
+    x = torch.ones(3)
+    compiled(x), compiled(x)
+    assert len(backend.graphs) == 1 and len(backend.runs) == 2
+    assert "sin" in call_names(backend.graphs[0])
+    backend.clear()
+    torch.compiler.reset()
+    assert backend.graphs == [] and backend.runs == []

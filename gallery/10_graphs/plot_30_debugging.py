@@ -184,7 +184,9 @@ with tf.compat.v1.Session(graph=graph) as session:
         tf_error = error
 reason = tf_error.message.splitlines()
 print("InvalidArgumentError:", reason[0])
-print(" ", next(line for line in reason if "size" in line))
+size = next(line for line in reason if "size" in line)
+# oneDNN's kernel, where it is on, adds numbers after the shapes
+print(" ", size[: size.index("]", size.index("In[1]")) + 1])
 print(" ", next(line for line in reason if "Detected" in line))
 raised = traceback.extract_tb(tf_error.__traceback__)[0]
 print(f"traceback points at line {raised.lineno}:")

@@ -212,7 +212,8 @@ with tf.compat.v1.Session(graph=graph) as session:
         losses.append(loss_np)
 tf_losses = np.array(losses)
 tf_prediction = y_pred.ravel()
-print("first, last loss:", tf_losses[0], tf_losses[-1])
+first, last = tf_losses[0], tf_losses[-1]
+print(f"first, last loss: {first:.4g} {last:.4g}")
 
 # %%
 # **PyTorch (eager)**: each step records a new graph for its window.
@@ -231,7 +232,8 @@ for _, x_np, y_np in windows:
     losses.append(loss.item())
 torch_losses = np.array(losses)
 torch_prediction = prediction.detach().cpu().numpy().ravel()
-print("first, last loss:", torch_losses[0], torch_losses[-1])
+first, last = torch_losses[0], torch_losses[-1]
+print(f"first, last loss: {first:.4g} {last:.4g}")
 
 # %%
 # They agree, step by step
@@ -239,11 +241,12 @@ print("first, last loss:", torch_losses[0], torch_losses[-1])
 # Same weights, same windows, same update rule: the 60 losses match, within float32 rounding
 # carried through 60 steps. (We use plain gradient descent because its update is the same line in
 # both frameworks. Adam is not: even its default ``epsilon`` differs, as printed below.)
-max_error = sidebyside.assert_close(
+sidebyside.assert_close(
     tf_losses, torch_losses, what="training losses", device=torch_device
 )
 sidebyside.assert_close(tf_prediction, torch_prediction, what="last prediction", device=torch_device)
-print(f"largest relative difference over 60 losses: {max_error:.1e}")
+rtol = sidebyside.parity.TOLERANCES[torch_device]["rtol"]
+print(f"the 60 losses agree within rtol={rtol:.0e}")
 keras_eps = tf.keras.optimizers.Adam().epsilon
 torch_eps = torch.optim.Adam(parameters).defaults["eps"]
 print(f"Adam's default epsilon: Keras {keras_eps}, PyTorch {torch_eps}")

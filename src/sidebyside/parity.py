@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-# float32 arithmetic with different kernels (oneDNN on CPU, cuDNN/TF32 on GPU) differs in the last
-# bits; these tolerances are loose enough for that and tight enough to catch a wrong formula.
+# float32 arithmetic with different kernels (oneDNN on CPU, cuDNN's algorithms on GPU, TF32 off in
+# both: sidebyside.device) differs in the last bits; these tolerances are loose enough for that and tight enough to catch a wrong formula.
 TOLERANCES = {"cpu": dict(rtol=1e-5, atol=1e-6), "cuda": dict(rtol=1e-3, atol=1e-5)}
 
 

@@ -19,6 +19,7 @@ import builtins
 import contextlib
 import io
 import linecache
+import re
 import sys
 import tempfile
 import traceback
@@ -186,7 +187,7 @@ reason = tf_error.message.splitlines()
 print("InvalidArgumentError:", reason[0])
 size = next(line for line in reason if "size" in line)
 # oneDNN's kernel, where it is on, adds numbers after the shapes
-print(" ", size[: size.index("]", size.index("In[1]")) + 1])
+print(" ", re.match(r".*In\[1\]: \[.*?\]", size)[0])
 print(" ", next(line for line in reason if "Detected" in line))
 raised = traceback.extract_tb(tf_error.__traceback__)[0]
 print(f"traceback points at line {raised.lineno}:")

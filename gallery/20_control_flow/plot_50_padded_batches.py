@@ -308,9 +308,10 @@ for name, (x_np, n_np, y_np) in runs.items():
 # -------------------------------------------
 # The Keras GRU takes the mask the ``Masking`` layer attached to its output, or an
 # explicit ``mask=`` (here from ``tf.sequence_mask``, for the garbage batch, where
-# ``Masking`` could not tell garbage from data). Like our ``tf.scan``, it keeps a
-# finished row's state unchanged, so its per-step output *repeats the last real state*
-# in the padded positions (unless ``zero_output_for_mask=True``). PyTorch's
+# ``Masking`` could not tell garbage from data). On a CPU, like our ``tf.scan``, it
+# keeps a finished row's state unchanged, so its per-step output *repeats the last real
+# state* in the padded positions (unless ``zero_output_for_mask=True``). On a GPU, Keras
+# runs cuDNN's GRU kernel instead, which writes *zeros* there. PyTorch's
 # ``pad_packed_sequence`` turns the packed outputs back into a padded tensor and puts
 # *zeros* in the padding (``padding_value=0.0``). Either way the padded positions of the
 # per-step outputs are not results; a loss over them must use the mask.
@@ -466,8 +467,11 @@ checks["per-step states, Keras vs PyTorch"] = keras_states[mask], torch_states[r
 for what, (tf_value, torch_value) in checks.items():
     sidebyside.assert_close(tf_value, torch_value, what=what, device=torch_device)
 assert np.all(torch_states.cpu().numpy()[~mask] == 0.0)  # PyTorch: zeros in the padding
-for row, length in enumerate(lengths):  # Keras: the last real state, repeated
-    assert np.all(keras_states[row, length:] == keras_states[row, length - 1])
+if tf_device == "/CPU:0":  # Keras's own loop: the last real state, repeated
+    for row, length in enumerate(lengths):
+        assert np.all(keras_states[row, length:] == keras_states[row, length - 1])
+else:  # on a GPU, Keras runs cuDNN's kernel, which writes zeros
+    assert np.all(keras_states[~mask] == 0.0)
 for name in ("zeros", "garbage"):
     sidebyside.assert_close(
         unmasked_tf[name],
@@ -595,7 +599,8 @@ plt.show()
 # * PyTorch's ``pack_padded_sequence`` removes the padding instead: the GRU computes
 #   ``sum(lengths)`` steps rather than ``batch x max_len``, and ``h_n`` holds each
 #   sequence's own last state. ``pad_packed_sequence`` pads the outputs again, with
-#   zeros, where Keras repeats the last real state.
+#   zeros, as Keras does on a GPU (cuDNN's kernel); Keras's own loop, on a CPU, repeats
+#   the last real state.
 # * Masking (on a CPU) saves no arithmetic; packing saves it in proportion to the
 #   padding. Whether that saves time depends on the sizes and the machine: measure, as
 #   in the last section.

@@ -14,16 +14,19 @@ def wrap(text: str, indent: str = "", width: int = PANE_WIDTH) -> str:
     )
 
 
-def show_error(error_type, call, indent: str = "") -> BaseException:
+def show_error(error_type, call, indent: str = "", cut: str | None = None) -> BaseException:
     """Call ``call()``, which must raise ``error_type``; print the error's type and the first
-    line of its message, wrapped to the pane; return the error, for further checks.
+    line of its message (up to ``cut``, where given: " (" drops a parenthesis, " Hint:" a
+    hint), wrapped to the pane; return the error, for further checks.
 
     Raises ``AssertionError`` if the call raises nothing (another error propagates as it is).
     """
     try:
         call()
     except error_type as error:
-        lines = str(error).strip().splitlines() or [""]
-        print(wrap(f"{type(error).__name__}: {lines[0]}", indent))
+        line = (str(error).strip().splitlines() or [""])[0]
+        if cut:
+            line = line.split(cut)[0]
+        print(wrap(f"{type(error).__name__}: {line}", indent))
         return error
     raise AssertionError(f"{error_type.__name__} expected, but the call raised nothing")

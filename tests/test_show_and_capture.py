@@ -21,7 +21,15 @@ def test_show_error_insists_on_the_error():
     with pytest.raises(AssertionError, match="ValueError expected"):
         sidebyside.show_error(ValueError, lambda: 1)
     with pytest.raises(KeyError):  # another error is not swallowed
-        sidebyside.show_error(ValueError, lambda: {}["x"])
+        sidebyside.show_error(ValueError, dict.__getitem__, {}, "x")
+
+
+def test_show_error_cuts_the_message(capsys):
+    def fails():
+        raise RuntimeError("Trying twice (or more). Hint: do not.")
+
+    sidebyside.show_error(RuntimeError, fails, cut=" (")
+    assert capsys.readouterr().out == "RuntimeError: Trying twice\n"
 
 
 def test_backward_nodes_walk_the_record():

@@ -15,7 +15,6 @@ the source posts credited on :ref:`sources`.
 # Setup
 # -----
 # Both frameworks, the helpers of this site, and one seed for everything.
-import textwrap
 import warnings
 
 import matplotlib.pyplot as plt
@@ -23,6 +22,7 @@ import tensorflow as tf
 import torch
 
 import sidebyside
+from sidebyside import show_error
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
@@ -161,8 +161,7 @@ with warnings.catch_warnings(record=True) as caught:
     print("b.grad:", b.grad)  # reading it warns: likely a bug
     assert b.grad is None
 first_sentence = str(caught[0].message).split(". ")[0]
-lines = textwrap.wrap(first_sentence, 60)
-print("UserWarning:", *lines, sep="\n  ")
+print(sidebyside.wrap(f"UserWarning: {first_sentence}"))
 assert issubclass(caught[0].category, UserWarning)
 torch_da = a.grad
 assert torch_da.item() == 2.0 and w.grad.item() == 5.0
@@ -252,12 +251,9 @@ with tf.GradientTape() as tape:
     tape.watch(w)
     y = (w + x) * (w + 1.0)
 tape.gradient(y, w)
-try:
-    tape.gradient(y, w)
-except RuntimeError as error:
-    print("second call:", type(error).__name__)
-    message = str(error).split("(")[0]
-    print(textwrap.indent(textwrap.fill(message, 60), "  "))
+print("second call:")
+show_error(RuntimeError, tape.gradient, y, w,
+           indent="  ", cut=" (")
 
 with tf.GradientTape(persistent=True) as tape:
     tape.watch(w)
@@ -277,15 +273,9 @@ y.backward()
 node = y.grad_fn  # still there after backward()
 parents = [type(fn).__name__ for fn, _ in node.next_functions]
 print("y.grad_fn:", type(node).__name__, "<-", parents)
-raised = False
-try:
-    y.backward()
-except RuntimeError as error:
-    raised = True
-    print("second call:", type(error).__name__)
-    message = str(error).split("(")[0]
-    print(textwrap.indent(textwrap.fill(message, 60), "  "))
-assert raised and parents == ["AddBackward0", "AddBackward0"]
+print("second call:")
+show_error(RuntimeError, y.backward, indent="  ", cut=" (")
+assert parents == ["AddBackward0", "AddBackward0"]
 
 w.grad = None
 total = w + x  # AddBackward0 saves no tensors

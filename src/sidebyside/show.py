@@ -14,15 +14,15 @@ def wrap(text: str, indent: str = "", width: int = PANE_WIDTH) -> str:
     )
 
 
-def show_error(error_type, call, indent: str = "", cut: str | None = None) -> BaseException:
-    """Call ``call()``, which must raise ``error_type``; print the error's type and the first
+def show_error(error_type, call, *args, indent: str = "", cut: str | None = None) -> BaseException:
+    """Call ``call(*args)``, which must raise ``error_type``; print the error's type and the first
     line of its message (up to ``cut``, where given: " (" drops a parenthesis, " Hint:" a
     hint), wrapped to the pane; return the error, for further checks.
 
     Raises ``AssertionError`` if the call raises nothing (another error propagates as it is).
     """
     try:
-        call()
+        call(*args)
     except error_type as error:
         line = (str(error).strip().splitlines() or [""])[0]
         if cut:

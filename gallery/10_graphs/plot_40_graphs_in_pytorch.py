@@ -22,7 +22,6 @@ Both frameworks can keep such a branch or loop *inside* the graph: ``tf.cond`` a
 # Both frameworks, the helpers of this site, and one seed for everything.
 import contextlib
 import io
-import textwrap
 import warnings
 
 import numpy as np
@@ -31,6 +30,7 @@ import torch
 import torch.fx
 
 import sidebyside
+from sidebyside import show_error
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
@@ -248,19 +248,17 @@ class Branchy(torch.nn.Module):
         return branchy(x)
 
 
-try:
-    torch.fx.symbolic_trace(branchy)
-except torch.fx.proxy.TraceError as error:
-    print(textwrap.fill(f"torch.fx: TraceError: {error}", 64, subsequent_indent="  "))
-try:
-    # on failure, export also prints the partial graph to stderr: keep it off the page
-    with contextlib.redirect_stderr(io.StringIO()):
-        torch.export.export(Branchy(), (x_torch[0],))
-except RuntimeError as error:  # GuardOnDataDependentSymNode
-    lines = str(error).splitlines()
-    print(f"torch.export: {type(error).__name__}:")
-    print(textwrap.fill(lines[0], 64, initial_indent="  ", subsequent_indent="  "))
-    print("  at:", lines[lines.index("The following call raised this error:") + 2].strip())
+print("torch.fx:")
+show_error(torch.fx.proxy.TraceError, torch.fx.symbolic_trace, branchy,
+           indent="  ")
+print("torch.export:")
+# on failure, export also prints the partial graph to stderr: keep it off the page
+with contextlib.redirect_stderr(io.StringIO()):
+    error = show_error(  # GuardOnDataDependentSymNode
+        RuntimeError, torch.export.export, Branchy(), (x_torch[0],),
+        indent="  ")
+lines = str(error).splitlines()
+print("  at:", lines[lines.index("The following call raised this error:") + 2].strip())
 x_pos_np = np.abs(x_np[0])  # a vector with a positive sum, and its negative
 
 # %%
@@ -424,7 +422,7 @@ print("right at 20 steps:", torch.allclose(y20, eager20))
 print("it ran only 10:", torch.allclose(y20, eager10))
 warned = sorted({c.category.__name__ for c in caught})
 print("warnings while tracing:", warned)
-print(textwrap.fill(str(caught[0].message), 64))
+print(sidebyside.wrap(str(caught[0].message)))
 torch_y20, torch_rnn_loop = y20, rnn_loop
 
 # %%

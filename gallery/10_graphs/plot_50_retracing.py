@@ -22,13 +22,13 @@ import logging
 import logging.handlers
 import re
 import tempfile
-import textwrap
 from pathlib import Path
 
 import tensorflow as tf
 import torch
 
 import sidebyside
+from sidebyside.capture import CountingBackend, call_names
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
@@ -43,34 +43,21 @@ sidebyside.provenance()
 #
 # In PyTorch, ``torch.compile`` hands every graph it captures to a *backend*, and a
 # backend can be any function ``(graph_module, example_inputs) -> callable`` (the
-# documented custom-backend API). This one keeps each graph, and returns a function that
-# notes every run and runs the graph as it is. Nothing is compiled, so the page stays
-# fast. Dynamo keeps its graphs per Python function and remembers which sizes and values
+# documented custom-backend API). The one built on the page about graphs in PyTorch,
+# ``sidebyside.capture.CountingBackend`` in this site's helpers, keeps each graph and
+# returns a function that notes every run and runs the graph as it is. Nothing is
+# compiled, so the page stays fast. Dynamo keeps its graphs per Python function and remembers which sizes and values
 # changed, so ``torch.compiler.reset()`` (the public name of ``torch._dynamo.reset()``)
 # wipes that memory after every experiment: each count below starts from nothing.
-graphs, graph_runs = [], []
+counting_backend = CountingBackend()
+graphs, graph_runs = counting_backend.graphs, counting_backend.runs
 tf_results, torch_results = {}, {}
-
-
-def counting_backend(graph_module, example_inputs):
-    graphs.append(graph_module)
-
-    def run(*args):
-        graph_runs.append(graph_module)
-        return graph_module.forward(*args)  # the captured graph, as is
-
-    return run
 
 
 def graph_inputs(graph_module):
     """The names of a captured graph's inputs."""
     return [node.name for node in graph_module.graph.nodes if node.op == "placeholder"]
 
-
-def call_names(graph_module):
-    """The operations a captured graph calls, by name."""
-    return [getattr(node.target, "__name__", str(node.target))
-            for node in graph_module.graph.nodes if node.op.startswith("call")]
 
 
 # %%
@@ -354,7 +341,7 @@ for name, args in probes.items():
         refused.append(name)
         cause = re.search("`(.*)`", str(error)).group(1)
         print(f"{name}: TypeError")
-        print(textwrap.indent(textwrap.fill(cause, 60), "  "))
+        print(sidebyside.wrap(cause, "  "))
 traces = strict.experimental_get_tracing_count()
 print("traces after the probes:", traces)
 tf_refused, tf_traces = refused, traces
@@ -675,7 +662,7 @@ print("new traces per k:", new)
 for record in caught.buffer:
     message = record.getMessage().split(". ")[0]
     message = re.sub(" at 0x[0-9a-f]+", "", message)
-    print(record.levelname + ":", textwrap.fill(message, 55))
+    print(sidebyside.wrap(f"{record.levelname}: {message}"))
 tf_new, tf_warnings = new, len(caught.buffer)
 tf_results["x * 9"] = y
 

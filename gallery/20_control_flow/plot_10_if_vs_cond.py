@@ -18,7 +18,6 @@ not agree; here both test ``z < 0`` on the same inputs, and we assert that they 
 # -----
 # Both frameworks, NumPy for the shared inputs, the helpers of this site, and one seed.
 import pprint
-import textwrap
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -323,7 +322,7 @@ traced = tf.function(branch)  # the plain function of the PyTorch pane: the body
 code = tf.autograph.to_code(traced.python_function)
 for line in code.splitlines():
     if "_body" in line or "if_stmt" in line:
-        print(textwrap.fill(line.strip(), 64, subsequent_indent="    "))
+        print(sidebyside.wrap(line, "    ").lstrip())  # a hanging indent
 
 x, w1, w2 = tf.constant(x_np), tf.constant(w1_np), tf.constant(w2_np)
 z_tensor = traced.get_concrete_function(x, tf.constant(1.0), w1, w2)

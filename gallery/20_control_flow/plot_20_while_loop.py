@@ -23,6 +23,7 @@ import tensorflow as tf
 import torch
 
 import sidebyside
+from sidebyside.capture import backward_nodes
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
@@ -132,20 +133,7 @@ assert loop_ops == ["StatelessWhile", "StatelessWhile"]
 
 # %%
 # **PyTorch (eager)**: count the multiplications recorded on each run.
-def backward_nodes(output):
-    """Every node of the record behind ``output``.
-
-    Found by walking ``grad_fn`` backwards.
-    """
-    found, todo = [], [output.grad_fn]
-    while todo:
-        node = todo.pop()
-        if node is not None:
-            found.append(node)
-            todo.extend(fn for fn, _ in node.next_functions)
-    return found
-
-
+# (backward_nodes walks grad_fn, as on the if-vs-cond page.)
 for name, y in torch_graphs.items():
     names = [type(node).__name__ for node in backward_nodes(y)]
     products = names.count("MulBackward0")

@@ -19,7 +19,7 @@ sharing is shown by writing to one side and printing the other.
 # Both frameworks, the helpers of this site, and one seed for everything. The last two
 # sections run on the CPU even where there is a GPU: NumPy can only share CPU memory,
 # and the last section looks at TensorFlow's buffers through NumPy.
-import textwrap
+import operator
 
 import numpy as np
 import tensorflow as tf
@@ -27,6 +27,7 @@ import tensorflow.experimental.numpy as tnp
 import torch
 
 import sidebyside
+from sidebyside import show_error
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
@@ -35,7 +36,8 @@ sidebyside.provenance()
 # %%
 # Two small helpers. ``same_storage`` tells whether two PyTorch tensors look at the same
 # block of memory by comparing the addresses of their storages; the addresses themselves
-# change from run to run, so the page never prints them. ``print_error`` prints an
+# change from run to run, so the page never prints them. ``set_item`` writes one element,
+# for ``sidebyside.show_error``, which calls it, checks that it raises, and prints the
 # exception's type and the first line of its message, wrapped to fit a pane.
 
 
@@ -44,9 +46,9 @@ def same_storage(a, b):
     return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
 
 
-def print_error(error):
-    message = f"{type(error).__name__}: {str(error).splitlines()[0]}"
-    print(textwrap.fill(message, 64, subsequent_indent="  "))
+def set_item(array, index, value):
+    """``array[index] = value``, as a call."""
+    array[index] = value
 
 
 # %%
@@ -140,12 +142,7 @@ tf_flat_t = flat_t
 # **PyTorch (eager)**: ``view`` refuses, ``reshape`` copies.
 x = torch.arange(12.0, device=torch_device).reshape(3, 4)
 t = x.t()
-refused = False
-try:
-    t.view(12)
-except RuntimeError as error:
-    print_error(error)
-    refused = True
+show_error(RuntimeError, t.view, 12)
 flat = x.reshape(12)  # contiguous: a view
 flat_t = t.reshape(12)  # not contiguous: a copy
 print("flat shares x's storage:  ", same_storage(flat, x))
@@ -157,7 +154,7 @@ print("x.contiguous() is x:", x.contiguous() is x)
 c = t.contiguous()
 print("t.contiguous(): stride", c.stride(),
       " shares x's storage", same_storage(c, x))
-assert refused and same_storage(flat, x)
+assert same_storage(flat, x)
 assert not same_storage(flat_t, x) and not same_storage(c, x)
 assert x[0, 0] == 100.0 and x[1, 0] == 4.0
 
@@ -178,12 +175,7 @@ assert x[0, 0] == 100.0 and x[1, 0] == 4.0
 with tf.device(tf_device):
     x = tf.reshape(tf.range(12.0), (3, 4))
     y = x  # a second name
-    refused = False
-    try:
-        x[0, 0] = 100.0
-    except TypeError as error:
-        print_error(error)
-        refused = True
+    show_error(TypeError, set_item, x, (0, 0), 100.0)
     x += 1  # x = x + 1: a new tensor
     print("y[0] after x += 1:", y[0].numpy())
     v = tf.Variable(y)
@@ -193,11 +185,8 @@ with tf.device(tf_device):
     v.assign_add(tf.ones((3, 4)))
     print("alias[0]:", alias[0].numpy())
     print("flat[:4]:", flat[:4].numpy())
-    try:
-        v += 1
-    except RuntimeError as error:
-        print_error(error)
-assert refused and y[0, 0] == 0.0 and flat[0] == 0.0
+    show_error(RuntimeError, operator.iadd, v, 1)  # v += 1
+assert y[0, 0] == 0.0 and flat[0] == 0.0
 assert alias[0, 0] == 101.0
 tf_row = alias[0]
 
@@ -228,13 +217,7 @@ torch_row = y[0]
 a = torch.ones(3, requires_grad=True, device=torch_device)
 b = a.sigmoid()  # saves b for the backward pass
 b.mul_(2)  # ... and overwrites it
-refused = False
-try:
-    b.sum().backward()
-except RuntimeError as error:
-    print_error(error)
-    refused = True
-assert refused
+show_error(RuntimeError, b.sum().backward)
 
 # %%
 # What shares memory with NumPy
@@ -272,15 +255,10 @@ with tf.device("/CPU:0"):
           np.shares_memory(view, np.asarray(t)))
     print("t.numpy() twice, same memory:    ",
           np.shares_memory(b, t.numpy()))
-    refused = False
-    try:
-        view[0] = 5.0
-    except ValueError as error:
-        print_error(error)
-        refused = True
+    show_error(ValueError, set_item, view, 0, 5.0)
 for copied in (t, d, c):
     assert not copied.numpy().any()
-assert b[1] == 2.0 and refused and not view.flags.writeable
+assert b[1] == 2.0 and not view.flags.writeable
 assert np.shares_memory(view, np.asarray(t))
 tf_copy = t
 

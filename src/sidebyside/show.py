@@ -7,10 +7,14 @@ import textwrap
 PANE_WIDTH = 64  # characters a line in a TensorFlow or PyTorch pane at 1280 px
 
 
-def wrap(text: str, indent: str = "", width: int = PANE_WIDTH) -> str:
-    """``text`` wrapped to the pane's width, every line starting with ``indent``."""
+def wrap(text: str, indent: str = "", hang: str = "", width: int = PANE_WIDTH) -> str:
+    """``text`` wrapped to the pane's width, every line starting with ``indent``, and the lines
+    after the first with ``hang`` more."""
     return textwrap.fill(
-        " ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent
+        " ".join(text.split()),
+        width,
+        initial_indent=indent,
+        subsequent_indent=indent + hang,
     )
 
 
@@ -27,6 +31,6 @@ def show_error(error_type, call, *args, indent: str = "", cut: str | None = None
         line = (str(error).strip().splitlines() or [""])[0]
         if cut:
             line = line.split(cut)[0]
-        print(wrap(f"{type(error).__name__}: {line}", indent))
+        print(wrap(f"{type(error).__name__}: {line}", indent, hang="  "))
         return error
     raise AssertionError(f"{error_type.__name__} expected, but the call raised nothing")

@@ -22,7 +22,6 @@ fixed, show that a TensorFlow graph can leave the batch size open as well, and c
 # Setup
 # -----
 # Both frameworks, the helpers of this site, and one seed for everything.
-import textwrap
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -31,6 +30,7 @@ import torch
 from torch.overrides import TorchFunctionMode
 
 import sidebyside
+from sidebyside import show_error
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
@@ -55,7 +55,7 @@ for _ in range(60):
 
 lengths = [x_np.shape[1] for _, x_np, _ in windows]
 print("time steps per training step:")
-print(textwrap.fill(" ".join(map(str, lengths)), 64))
+print(sidebyside.wrap(" ".join(map(str, lengths))))
 assert set(lengths) == {10, 20, 30}
 
 # %%
@@ -266,12 +266,9 @@ with tf.Graph().as_default():
     doubled = 2.0 * x_fixed  # any graph built on it inherits the fixed length
     with tf.compat.v1.Session() as session:
         print("10 points:", session.run(doubled, {x_fixed: x_by_length[10]}).shape)
-        try:
-            session.run(doubled, {x_fixed: x_by_length[20]})
-        except ValueError as error:
-            print("20 points: ValueError:")
-            reason = str(error).splitlines()[0]
-            print(textwrap.indent(textwrap.fill(reason, 62), "  "))
+        print("20 points:")
+        show_error(ValueError, session.run, doubled,
+                   {x_fixed: x_by_length[20]}, indent="  ")
 
 # %%
 # Batch and time both open: ``dynamic_rnn``
@@ -290,7 +287,7 @@ batches = {
     (2, 10): np.concatenate([x for _, x, _ in windows if x.shape[1] == 10][:2]),
     (3, 20): np.concatenate([x for _, x, _ in windows if x.shape[1] == 20][:3]),
 }
-print(textwrap.fill(tf.compat.v1.nn.dynamic_rnn.__doc__.splitlines()[0], 64))
+print(sidebyside.wrap(tf.compat.v1.nn.dynamic_rnn.__doc__.splitlines()[0]))
 gone = False
 try:
     tf.compat.v1.nn.rnn_cell.BasicRNNCell(hidden)

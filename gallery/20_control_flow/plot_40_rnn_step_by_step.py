@@ -18,13 +18,13 @@ loss stops at the chunk boundary.
 # -----
 # Both frameworks, NumPy for the shared weights and inputs, the helpers of this site,
 # and one seed for everything.
-import textwrap
 
 import numpy as np
 import tensorflow as tf
 import torch
 
 import sidebyside
+from sidebyside import show_error
 from sidebyside.parity import to_numpy
 
 sidebyside.seed_everything(0)
@@ -394,14 +394,8 @@ h = h.detach()  # keep the value, cut the graph
 states2, h = rnn(x2, h)  # starts where chunk 1 ended
 error = states2 - y[:, CHUNK:]
 loss2 = torch.mean(error**2)
-raised = False
-try:
-    torch.autograd.grad(loss2, [x1], retain_graph=True)
-except RuntimeError as error:
-    message = str(error).splitlines()[0]
-    print(textwrap.fill(f"RuntimeError: {message}", 64))
-    raised = True
-assert raised
+show_error(RuntimeError, torch.autograd.grad, loss2, [x1],
+           retain_graph=True)
 dx1, dx2, dw_hh = torch.autograd.grad(
     loss2, [x1, x2, rnn.weight_hh_l0], allow_unused=True
 )

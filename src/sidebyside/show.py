@@ -18,15 +18,17 @@ def wrap(text: str, indent: str = "", hang: str = "", width: int = PANE_WIDTH) -
     )
 
 
-def show_error(error_type, call, *args, indent: str = "", cut: str | None = None) -> BaseException:
-    """Call ``call(*args)``, which must raise ``error_type``; print the error's type and the first
-    line of its message (up to ``cut``, where given: " (" drops a parenthesis, " Hint:" a
-    hint), wrapped to the pane; return the error, for further checks.
+def show_error(
+    error_type, call, *args, indent: str = "", cut: str | None = None, **kwargs
+) -> BaseException:
+    """Call ``call(*args, **kwargs)``, which must raise ``error_type``; print the error's type
+    and the first line of its message (up to ``cut``, where given: " (" drops a parenthesis,
+    " Hint:" a hint), wrapped to the pane with a hanging indent; return the error.
 
     Raises ``AssertionError`` if the call raises nothing (another error propagates as it is).
     """
     try:
-        call(*args)
+        call(*args, **kwargs)
     except error_type as error:
         line = (str(error).strip().splitlines() or [""])[0]
         if cut:

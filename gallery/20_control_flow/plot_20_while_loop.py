@@ -132,8 +132,8 @@ assert loop_ops == ["StatelessWhile", "StatelessWhile"]
 
 
 # %%
-# **PyTorch (eager)**: count the multiplications recorded on each run.
-# (backward_nodes walks grad_fn, as on the if-vs-cond page.)
+# **PyTorch (eager)**: count the multiplications recorded on each run
+# (``backward_nodes`` walks ``grad_fn`` as the if-vs-cond page does).
 for name, y in torch_graphs.items():
     names = [type(node).__name__ for node in backward_nodes(y)]
     products = names.count("MulBackward0")

@@ -282,13 +282,18 @@ print("losses:", torch_sgd.round(4))
 # %%
 # The same with Keras and TensorFlow 2: a ``tf.GradientTape`` records the forward pass,
 # and the optimizer's ``apply_gradients`` updates the variables. ``tf.function`` traces
-# the step into a graph once and runs that graph five times. The function is written for
-# any Keras optimizer, so the Adam section below uses it again.
+# the step into a graph and runs it five times, but it traces twice
+# (``traces of train_step in five calls: 2``): the first call creates the optimizer's
+# variables (its iteration count and momentum), and a ``tf.function`` whose first trace
+# creates variables traces again, for a graph that only uses them (TensorFlow issue
+# 48851). The function is written for any Keras optimizer, so the Adam section below
+# uses it again.
 cross_entropy = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
 
 
 def keras_losses(optimizer):
-    """Train keras_net from the starting weights; the loss before each step."""
+    """Train keras_net from the starting weights: the loss before each step, and how
+    often tf.function traced the step."""
     keras_net.set_weights(keras_weights(init))
 
     @tf.function
@@ -301,11 +306,15 @@ def keras_losses(optimizer):
         return loss
 
     with tf.device(tf_device):
-        return np.array([train_step(x_nhwc, labels).numpy() for _ in range(steps)])
+        losses = [train_step(x_nhwc, labels).numpy() for _ in range(steps)]
+    return np.array(losses), train_step.experimental_get_tracing_count()
 
 
-keras_sgd = keras_losses(tf.keras.optimizers.SGD(lr_sgd, momentum=0.9))
+keras_sgd, traces = keras_losses(
+    tf.keras.optimizers.SGD(lr_sgd, momentum=0.9))
 print("Keras SGD losses:", keras_sgd.round(4))
+print("traces of train_step in five calls:", traces)
+assert traces == 2  # the first call created the optimizer's variables
 
 # %%
 # Adam, and what its epsilon means
@@ -336,7 +345,7 @@ beta2 = 0.999  # the default of both
 adam = tf.keras.optimizers.Adam(lr_adam, beta_1=0.9,
                                 beta_2=beta2,
                                 epsilon=epsilon_hat)
-keras_adam = keras_losses(adam)
+keras_adam, _ = keras_losses(adam)
 print("losses:", keras_adam.round(4))
 
 # %%

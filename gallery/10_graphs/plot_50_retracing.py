@@ -481,8 +481,9 @@ assert torch_graphs == 3
 # The Python body of a ``tf.function`` runs while tracing, so a ``print`` in it runs
 # only then: three calls with the same signature print ``print lines: 1``. ``tf.print``
 # is an operation in the graph (``PrintV2``) and runs at every call:
-# ``tf.print lines: 3``. ``tf.print`` writes from TensorFlow's C++ runtime, underneath
-# Python's ``sys.stdout``, so its lines would not reach this page (the
+# ``tf.print lines: 3``. ``tf.print`` writes from TensorFlow's C++ runtime, by default
+# to the process's standard error, past Python's ``sys`` streams, so its lines would not
+# reach this page (the
 # :ref:`debugging page <sphx_glr_auto_examples_10_graphs_plot_30_debugging.py>` shows
 # this); here it writes to a file in a temporary folder, which we read back.
 #

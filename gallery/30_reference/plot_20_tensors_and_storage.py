@@ -161,9 +161,12 @@ assert x[0, 0] == 100.0 and x[1, 0] == 4.0
 # %%
 # In-place changes and aliasing
 # -----------------------------
-# In PyTorch, ``x += 1``, ``x[0] = ...`` and every method ending in ``_`` (``add_``,
-# ``mul_``, ``t_``) write into ``x``'s storage, so every name and every view that shares
-# it sees the change. ``x = x + 1`` makes a new tensor and rebinds the name. A
+# In PyTorch, ``x += 1``, ``x[0] = ...`` and the in-place arithmetic methods (``add_``,
+# ``mul_``, ``zero_``) write into ``x``'s storage, so every name and every view that
+# shares it sees the change. Not every method ending in ``_`` writes data: ``t_``,
+# ``squeeze_`` and ``resize_`` change ``x``'s own shape and strides (an earlier view
+# keeps its values; only ``x._version`` counts the change), and ``requires_grad_`` sets a
+# flag. ``x = x + 1`` makes a new tensor and rebinds the name. A
 # TensorFlow tensor refuses item assignment, and ``x += 1`` on it quietly means
 # ``x = x + 1``. The mutable thing in TensorFlow is a ``tf.Variable``: ``assign``,
 # ``assign_add`` and sliced ``v[0, 0].assign(...)`` change it, and every name for the
@@ -205,6 +208,11 @@ print("flat[:4]:", flat[:4].tolist())
 assert y[0, 0] == 101.0 and row[0] == 101.0
 assert flat[0] == 101.0 and not same_storage(x, y)
 torch_row = y[0]
+version = y._version
+y.t_()  # y's own shape and strides: flat keeps its values
+print("after y.t_():", tuple(y.shape), "flat[:4]:",
+      flat[:4].tolist(), "version:", version, "->", y._version)
+assert flat[0] == 101.0 and y._version == version + 1
 
 # %%
 # Autograd keeps watch over in-place writes
@@ -218,6 +226,21 @@ a = torch.ones(3, requires_grad=True, device=torch_device)
 b = a.sigmoid()  # saves b for the backward pass
 b.mul_(2)  # ... and overwrites it
 show_error(RuntimeError, b.sum().backward)
+
+# %%
+# The write goes unseen through ``.data``, an old way to reach a tensor without
+# autograd: it shares the storage but not the version counter, so ``backward()`` runs on
+# the zeroed output and returns a gradient of zeros without a word. The same write
+# through ``detach()``, which shares both, is refused. Use ``detach()``.
+a = torch.ones(2, requires_grad=True, device=torch_device)
+b = a.sigmoid()
+b.data.zero_()  # unseen by autograd
+b.sum().backward()
+print("a.grad after b.data.zero_():", a.grad.tolist())
+assert a.grad.tolist() == [0.0, 0.0]  # sigmoid's gradient from a zeroed output
+b = a.sigmoid()
+b.detach().zero_()  # the same write, seen
+show_error(RuntimeError, b.sum().backward, cut=" Hint:")
 
 # %%
 # What shares memory with NumPy

@@ -8,7 +8,8 @@ locale, and packages from PyPI alone (``.venv-index``: PyPI's CUDA torch with tr
 reference is the reader's default environment, with this repository's ``.venv``.
 
 A finding is a run that fails, or a script whose output differs from the reference's once the
-lines that name the machine (the provenance box) and measured times are set aside. Findings
+lines that name the machine (the provenance box), what a page shows as this machine's behaviour
+under a line "On this machine (condition):", and measured times are set aside. Findings
 are printed and written with the wall time to docs/_build/matrix.json; any finding exits 1.
 """
 
@@ -47,15 +48,25 @@ VARIANTS = {
 MACHINE_LINE = re.compile(
     r"^(CPU|GPU|Python|PyTorch|TensorFlow|TensorFlow's oneDNN CPU ops|PyTorch threads|Ran at): "
 )
+# A page shows what depends on the machine under a line naming the condition, e.g.
+# "On this machine (oneDNN off):", and says so in its text.
+ON_THIS_MACHINE = "On this machine ("
 NUMBER = re.compile(r"\d")
 # Pages that print what they measure (times, speeds): their numbers differ from run to run.
 MEASURED = ("benchmark", "padded_batches")
 
 
 def comparable(name: str, stdout: str) -> list[str]:
-    """The output's lines without the provenance box; on a measuring page, the lines without a
-    number (a table row of timings, and whether it was flagged noisy, varies run to run)."""
-    lines = [line for line in stdout.splitlines() if not MACHINE_LINE.match(line)]
+    """The output's lines without the provenance box and without what a page shows as this
+    machine's (a line "On this machine (condition):" and the indented lines under it); on a
+    measuring page, the lines without a number (timings, and whether a row was noisy)."""
+    lines, under_condition = [], False
+    for line in stdout.splitlines():
+        under_condition = line.startswith(ON_THIS_MACHINE) or (
+            under_condition and line.startswith(" ")
+        )
+        if not under_condition and not MACHINE_LINE.match(line):
+            lines.append(line)
     if any(word in name for word in MEASURED):
         lines = [line for line in lines if not NUMBER.search(line)]
     return lines

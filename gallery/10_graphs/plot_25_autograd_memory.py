@@ -286,12 +286,14 @@ print("after del tape:", alive(kept))
 assert alive(kept) == []
 
 memory_info = tf.config.experimental.get_memory_info
-if tf_onednn_enabled():  # this machine: oneDNN's allocator
+if tf_onednn_enabled():  # oneDNN's allocator keeps statistics
     stats = memory_info("CPU:0")
-    print("CPU allocator statistics:", sorted(stats))
+    print("On this machine (oneDNN on):")
+    print("  CPU allocator statistics:", sorted(stats))
     assert min(stats.values()) >= 0
 else:
-    show_error(ValueError, lambda: memory_info("CPU:0"))
+    print("On this machine (oneDNN off):")
+    show_error(ValueError, memory_info, "CPU:0", indent="  ")
 
 # %%
 # **PyTorch (eager)**: a box per saved tensor, freed by ``backward()``.

@@ -507,7 +507,9 @@ assert tuple(general.inputs[0].shape) == (None, 3)
 # ``python loop: new graphs [1, 1, 1, 1, 0, 0, 0, 0]``. After the limit, a length with no graph
 # runs as plain eager Python, and no captured graph runs at all:
 # ``python loop: graph ran [1, 1, 1, 1, 0, 0, 0, 0]``. ``torch.while_loop`` (public, marked
-# prototype, no gradients yet) keeps the loop inside the graph, as ``tf.while_loop`` does: the
+# prototype; its documentation still says it does not support training, yet an eager
+# ``backward()`` through it works in PyTorch 2.13, shown at the end of the PyTorch pane)
+# keeps the loop inside the graph, as ``tf.while_loop`` does: the
 # first length is compiled with exact shapes, the second marks the length dynamic, and that graph
 # serves every length after it: ``torch.while_loop: new graphs [1, 1, 0, 0, 0, 0, 0, 0]``.
 xs_np = [rng.normal(size=(n, 4)).astype(np.float32) for n in range(1, 9)]
@@ -578,6 +580,14 @@ for name, loop in [("python loop", torch_rnn_loop),
     print(f"{name}: new graphs {captures[name]}")
     print(f"{name}: graph ran {ran[name]}")
 torch_y, torch_captures = y, captures
+# a gradient through torch.while_loop: h0 * 2 three times
+h0 = torch.ones(2, requires_grad=True, device=torch_device)
+_, h3 = torch.while_loop(
+    lambda t, h: t < 3, lambda t, h: (t + 1, h * 2),
+    (torch.tensor(0, device=torch_device), h0))
+h3.sum().backward()
+print("d sum(h3) / d h0:", h0.grad.tolist())
+assert h0.grad.tolist() == [8.0, 8.0]
 
 # %%
 # Whichever way they got there, the answers for the last length agree:

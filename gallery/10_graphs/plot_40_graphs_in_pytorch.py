@@ -254,11 +254,16 @@ show_error(torch.fx.proxy.TraceError, torch.fx.symbolic_trace, branchy,
 print("torch.export:")
 # on failure, export also prints the partial graph to stderr: keep it off the page
 with contextlib.redirect_stderr(io.StringIO()):
-    error = show_error(  # GuardOnDataDependentSymNode
-        RuntimeError, torch.export.export, Branchy(), (x_torch[0],),
-        indent="  ")
-lines = str(error).splitlines()
-print("  at:", lines[lines.index("The following call raised this error:") + 2].strip())
+    try:
+        torch.export.export(Branchy(), (x_torch[0],))
+    except RuntimeError as error:  # GuardOnDataDependentSymNode
+        name, lines = type(error).__name__, str(error).splitlines()
+    else:
+        raise AssertionError("torch.export traced a data-dependent branch")
+print(sidebyside.wrap(f"{name}: {lines[0]}", "  ", hang="  "))
+# the message also names the line of our code that raised
+call = lines.index("The following call raised this error:")
+print("  at:", lines[call + 2].strip())
 x_pos_np = np.abs(x_np[0])  # a vector with a positive sum, and its negative
 
 # %%

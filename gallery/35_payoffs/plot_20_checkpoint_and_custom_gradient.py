@@ -230,8 +230,8 @@ def tf_step(size):
     return float(tf.add_n([tf.reduce_sum(g) for g in grads]))
 
 
-print("On this machine (timed):")
-print(f"  per 4 blocks / plain: {time_ratio(tf_step):.1f}x the time")
+print("On this machine (timed):", "per 4 blocks / plain:",
+      f"{time_ratio(tf_step):.1f}x the time")
 
 # %%
 # **PyTorch (eager)**: gradients agree; time a step.
@@ -247,8 +247,8 @@ def torch_step(size):
     return sum(g.sum() for g in grads).item()  # waits for a GPU
 
 
-print("On this machine (timed):")
-print(f"  per 4 blocks / plain: {time_ratio(torch_step):.1f}x the time")
+print("On this machine (timed):", "per 4 blocks / plain:",
+      f"{time_ratio(torch_step):.1f}x the time")
 
 # %%
 # Or keep it elsewhere: ``save_on_cpu``

@@ -20,10 +20,11 @@ def wrap(text: str, indent: str = "", hang: str = "", width: int = PANE_WIDTH) -
 
 def show_error(
     error_type, call, *args, indent: str = "", cut: str | None = None, **kwargs
-) -> BaseException:
+) -> None:
     """Call ``call(*args, **kwargs)``, which must raise ``error_type``; print the error's type
     and the first line of its message (up to ``cut``, where given: " (" drops a parenthesis,
-    " Hint:" a hint), wrapped to the pane with a hanging indent; return the error.
+    " Hint:" a hint), wrapped to the pane with a hanging indent. Returns nothing, so that a
+    call ending a notebook cell or a gallery block shows no ``Out``.
 
     Raises ``AssertionError`` if the call raises nothing (another error propagates as it is).
     """
@@ -34,5 +35,5 @@ def show_error(
         if cut:
             line = line.split(cut)[0]
         print(wrap(f"{type(error).__name__}: {line}", indent, hang="  "))
-        return error
+        return
     raise AssertionError(f"{error_type.__name__} expected, but the call raised nothing")

@@ -210,8 +210,9 @@ assert flat[0] == 101.0 and not same_storage(x, y)
 torch_row = y[0]
 version = y._version
 y.t_()  # y's own shape and strides: flat keeps its values
-print("after y.t_():", tuple(y.shape), "flat[:4]:",
-      flat[:4].tolist(), "version:", version, "->", y._version)
+print("after y.t_():", tuple(y.shape),
+      "flat[:4]:", flat[:4].tolist())
+print("y._version:", version, "->", y._version)
 assert flat[0] == 101.0 and y._version == version + 1
 
 # %%

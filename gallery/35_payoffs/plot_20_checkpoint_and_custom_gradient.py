@@ -116,7 +116,7 @@ for plan, size in PLANS.items():
     tf_grads[plan] = tape.gradient(loss, tf_params)
     tf_kept[plan] = n, nbytes, runs[0]
     print(f"{plan:<12} kept {n:>2} tensors, {nbytes:>7} bytes;",
-          f"block runs {runs[0]}")
+          f"runs {runs[0]}")
     assert alive(made) == (0, 0)  # released by gradient()
 assert [*tf_kept.values()] == [
     (16, 1048576, 8), (8, 524288, 16), (2, 131072, 16)]
@@ -168,7 +168,7 @@ for plan, size in PLANS.items():
     torch_grads[plan] = torch.autograd.grad(loss, torch_params)
     torch_kept[plan] = n, nbytes, runs[0]
     print(f"{plan:<12} kept {n:>2} tensors, {nbytes:>7} bytes;",
-          f"block runs {runs[0]}; saves {len(saved)}")
+          f"runs {runs[0]}; saves {len(saved)}")
 assert [*torch_kept.values()] == [
     (8, 524288, 8), (8, 524288, 16), (2, 131072, 16)]
 
@@ -283,7 +283,7 @@ xs = np.array([-20, -2, 0, 2, 20, 100], dtype=np.float32)
 def show(name, values):
     """One row of the table: four decimals, nan and inf as such."""
     cells = " ".join(f"{float(v):8.4f}" for v in np.ravel(values))
-    print(f"{name:<12}{cells}")
+    print(f"{name:<10}{cells}")
 
 
 # %%

@@ -227,7 +227,8 @@ def test_layout_is_the_same_on_every_run():
     pos = layered_positions(dag)
     assert pos == layered_positions(dag.copy())
     assert pos["w"][0] == pos["x"][0] < pos["a"][0] < pos["y"][0]
-    assert pos["w"][1] > pos["x"][1]  # sorted by label, from the top down
+    # Ordered to cross no edge: x (feeds a) above w (feeds a and b) above b's constant.
+    assert pos["x"][1] > pos["w"][1] > pos["b/y"][1]
     edges = sorted(long_edges_dag().edges)  # rebuilt in two fresh interpreters, other seeds
     script = (
         "import sys, networkx as nx; from sidebyside.graphs import graph_layout; "

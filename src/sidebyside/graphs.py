@@ -3,8 +3,8 @@
 Both frameworks' graphs are drawn the same way: one box per operation, sized to its label, in
 columns from left to right, and every arrow pointing the way data flows, from the inputs to the
 outputs. The positions come from Graphviz ``dot`` when its binary is on PATH, and otherwise from
-a layered layout in pure Python (``pip install sidebyside`` brings no binary). matplotlib draws
-both, so the pictures look alike either way.
+grandalf's layered (Sugiyama) layout, in pure Python (``pip install sidebyside`` brings no
+binary). matplotlib draws both, so the pictures look alike either way.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from collections import defaultdict
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import NamedTuple
 
 import networkx as nx
 
@@ -28,7 +27,6 @@ FONT_SIZE = 8.0  # label size in points when the drawing is at its natural size
 PAD_X, PAD_Y = 5.0, 3.0  # space around a label inside its box, in points
 LAYER_GAP = 24.0  # between two columns of boxes
 NODE_GAP = 10.0  # between two boxes of a column
-EDGE_GAP = 5.0  # between two edges passing through a column
 WRAP = 16  # characters: longer scoped names are broken after a "/"
 MAX_SCALE = 1.15  # labels are never drawn larger than this times FONT_SIZE
 NOTE_SIZE = 7.0  # the note under a drawing that says what the arrows mean
@@ -234,179 +232,107 @@ def dot_layout(dag: nx.DiGraph, sizes: dict, dot: str = "dot") -> Layout:
     return layout
 
 
-class _Virtual(NamedTuple):
-    """A point where an edge crosses a column it does not start or end in."""
+def _sugiyama(dag: nx.DiGraph, sizes: dict):
+    """grandalf's Sugiyama layout of ``dag``: layering, ordering to reduce crossings, and
+    coordinates (Brandes and Köpf), one connected part below the other.
 
-    tail: int
-    head: int
-    layer: int
+    grandalf stacks its layers from top to bottom; it gets each box turned a quarter (its width
+    along the flow, its height across) and the result is turned back, so layers become columns.
+    Returns ``(rank, centre, band, chains)``: each node's column; the centre (x, y) of each node
+    and of each point where an edge crosses a column it neither starts nor ends in; the (left,
+    right) of the column each of them stands in; and each edge's chain, tail, points, head.
+    """
+    from grandalf.graphs import Edge, Graph, Vertex
+    from grandalf.layouts import SugiyamaLayout, VertexViewer
+
+    order = ordered_nodes(dag)
+    index = {node: i for i, node in enumerate(order)}
+    vertices = {node: Vertex(node) for node in order}
+    for node, vertex in vertices.items():
+        width, height = sizes[node]
+        vertex.view = VertexViewer(w=height, h=width)
+    edges = [
+        Edge(vertices[tail], vertices[head])
+        for tail, head in sorted(dag.edges, key=lambda e: (index[e[0]], index[e[1]]))
+    ]
+    rank, centre, band, chains, top = {}, {}, {}, {}, 0.0
+
+    def key(v):
+        return v.data if isinstance(v, Vertex) else v  # a node, or grandalf's point on an edge
+
+    for part in Graph(list(vertices.values()), edges).C:
+        sugiyama = SugiyamaLayout(part)
+        sugiyama.xspace, sugiyama.yspace = NODE_GAP, LAYER_GAP
+        sugiyama.init_all(optimize=True)  # optimize: a source sits just before its consumer
+        sugiyama.draw()
+        placed = [v for layer in sugiyama.layers for v in layer]
+        low = min(v.view.xy[0] - v.view.w / 2 for v in placed)
+        high = max(v.view.xy[0] + v.view.w / 2 for v in placed)
+        for layer in sugiyama.layers:
+            half = max(v.view.h for v in layer) / 2
+            for v in layer:
+                across, along = v.view.xy
+                centre[key(v)] = (along, top - (across - low))
+                band[key(v)] = (along - half, along + half)
+        for v in part.sV:
+            rank[v.data] = sugiyama.grx[v].rank
+        for e in part.sE:
+            points = sugiyama.ctrls.get(e, {})
+            inner = [points[r] for r in sorted(points)[1:-1]]
+            chains[e.v[0].data, e.v[1].data] = [e.v[0].data, *inner, e.v[1].data]
+        top -= high - low + NODE_GAP
+    return rank, centre, band, chains
 
 
 def layers(dag: nx.DiGraph) -> dict:
-    """Column of each node: one after its latest input; a node with no inputs sits just before
-    the first operation that uses it (a constant used at the end is drawn near the end)."""
-    layer = {}
-    for node in nx.topological_sort(dag):
-        layer[node] = max((layer[p] + 1 for p in dag.predecessors(node)), default=0)
-    for node in dag.nodes:
-        if dag.in_degree(node) == 0 and dag.out_degree(node) > 0:
-            layer[node] = min(layer[s] for s in dag.successors(node)) - 1
-    return layer
-
-
-def _pack(desired: list[float], gaps: list[float]) -> list[float]:
-    """Heights closest (least squares) to ``desired`` with ``y[i] - y[i+1] >= gaps[i]``.
-
-    Pool-adjacent-violators on ``z = y + offset``, which must not increase.
-    """
-    offsets = [0.0]
-    for gap in gaps:
-        offsets.append(offsets[-1] + gap)
-    blocks: list[list[float]] = []  # [sum, count]
-    for value in (d + o for d, o in zip(desired, offsets, strict=True)):
-        blocks.append([value, 1])
-        while len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] < blocks[-1][0] / blocks[-1][1]:
-            total, count = blocks.pop()
-            blocks[-1][0] += total
-            blocks[-1][1] += count
-    z = [total / count for total, count in blocks for _ in range(int(count))]
-    return [zi - o for zi, o in zip(z, offsets, strict=True)]
-
-
-def _crossings(columns: list[list], succ: dict, position: dict) -> int:
-    count = 0
-    for column in columns:
-        pairs = [(position[a], position[b]) for a in column for b in succ[a]]
-        count += sum(
-            1
-            for i, (a1, b1) in enumerate(pairs)
-            for a2, b2 in pairs[i + 1 :]
-            if (a1 - a2) * (b1 - b2) < 0
-        )
-    return count
+    """Column of each node: after all of its inputs; a node whose outputs all go further right
+    (a constant used at the end) sits just before the first operation that uses it."""
+    return _sugiyama(dag, label_sizes(dag))[0]
 
 
 def layered_layout(dag: nx.DiGraph, sizes: dict) -> Layout:
-    """A layered layout in pure Python (Sugiyama style), left to right.
-
-    Columns from :func:`layers`; an edge spanning several columns gets a virtual point in each,
-    so it is routed around the boxes; the order in each column reduces crossings (barycentres);
-    heights pull each box towards its neighbours without ever bringing two boxes closer than
-    ``NODE_GAP``; columns are as wide as their widest box, ``LAYER_GAP`` apart.
-    """
-    order = ordered_nodes(dag)
-    rank = {node: i for i, node in enumerate(order)}
-    layer = layers(dag)
-    if not order:
-        return Layout("layered")
-    columns: list[list] = [[] for _ in range(max(layer.values()) + 1)]
-    for node in order:
-        columns[layer[node]].append(node)
-    succ, pred, chains = defaultdict(list), defaultdict(list), {}
-    for tail, head in sorted(dag.edges, key=lambda edge: (rank[edge[0]], rank[edge[1]])):
-        inner = [_Virtual(rank[tail], rank[head], k) for k in range(layer[tail] + 1, layer[head])]
-        chain = [tail, *inner, head]
-        for point in inner:
-            columns[point.layer].append(point)
+    """A layered layout in pure Python, left to right: positions from grandalf's Sugiyama
+    layout, edges drawn from column to column through the gaps grandalf leaves for them."""
+    layout = Layout("layered")
+    if not dag.number_of_nodes():
+        return layout
+    _, centre, band, chains = _sugiyama(dag, sizes)
+    for node in ordered_nodes(dag):
+        layout.boxes[node] = Box(*centre[node], *sizes[node])
+    succ, pred = defaultdict(list), defaultdict(list)
+    for chain in chains.values():
         for a, b in pairwise(chain):
             succ[a].append(b)
             pred[b].append(a)
-        chains[(tail, head)] = chain
-
-    # Order within columns: barycentre sweeps, keeping the order with the fewest crossings.
-    position = {n: i for column in columns for i, n in enumerate(column)}
-
-    def sweep(cols, neighbours):
-        for column in cols:
-
-            def key(n, neighbours=neighbours):
-                near = neighbours[n]
-                centre = sum(position[m] for m in near) / len(near) if near else position[n]
-                return (centre, position[n])
-
-            column.sort(key=key)
-            position.update((n, i) for i, n in enumerate(column))
-
-    best = ([list(c) for c in columns], _crossings(columns, succ, position))
-    for _ in range(6):
-        sweep(columns[1:], pred)
-        sweep(columns[-2::-1], succ)
-        crossings = _crossings(columns, succ, position)
-        if crossings < best[1]:
-            best = ([list(c) for c in columns], crossings)
-    columns = best[0]
-
-    def size(n):
-        return (0.0, 0.0) if isinstance(n, _Virtual) else sizes[n]
-
-    # x: each column as wide as its widest box.
-    widths = [max((size(n)[0] for n in column), default=0.0) for column in columns]
-    centres, left = [], 0.0
-    for width in widths:
-        centres.append(left + width / 2)
-        left += width + LAYER_GAP
-
-    # y: start stacked, then pull boxes towards their neighbours, keeping the gaps.
-    def gaps(column):
-        return [
-            (size(a)[1] + size(b)[1]) / 2
-            + (EDGE_GAP if isinstance(a, _Virtual) and isinstance(b, _Virtual) else NODE_GAP)
-            for a, b in pairwise(column)
-        ]
-
-    y = {}
-    for column in columns:
-        packed = _pack([0.0] * len(column), gaps(column))
-        y.update(zip(column, packed, strict=True))
-
-    def relax(cols, neighbours):
-        for column in cols:
-            desired = [
-                sum(y[m] for m in neighbours(n)) / len(neighbours(n)) if neighbours(n) else y[n]
-                for n in column
-            ]
-            y.update(zip(column, _pack(desired, gaps(column)), strict=True))
-
-    for _ in range(8):
-        relax(columns[1:], lambda n: pred[n])
-        relax(columns[-2::-1], lambda n: succ[n])
-    relax(columns, lambda n: pred[n] + succ[n])
-
-    layout = Layout("layered")
-    for node in order:
-        layout.boxes[node] = Box(centres[layer[node]], y[node], *sizes[node])
 
     # Ports: several edges leaving (entering) a box are spread along its right (left) side.
     def ports(node, others):
         box = layout.boxes[node]
-        others = sorted(others, key=lambda m: (-y[m], position[m]))
+        others = sorted(others, key=lambda m: (-centre[m][1], centre[m][0]))
         step = min(4.0, 0.6 * box.height / max(len(others) - 1, 1))
         top = box.y + step * (len(others) - 1) / 2
         return {m: top - i * step for i, m in enumerate(others)}
 
-    out_port = {n: ports(n, succ[n]) for n in order}
-    in_port = {n: ports(n, pred[n]) for n in order}
+    out_port = {node: ports(node, succ[node]) for node in layout.boxes}
+    in_port = {node: ports(node, pred[node]) for node in layout.boxes}
 
     for (tail, head), chain in chains.items():
-        start = layout.boxes[tail]
-        x, y0 = start.right, out_port[tail][chain[1]]
+        x, y0 = layout.boxes[tail].right, out_port[tail][chain[1]]
         vertices, codes = [(x, y0)], [MOVETO]
-        band_right = centres[layer[tail]] + widths[layer[tail]] / 2
-        if band_right > x:
-            vertices.append((band_right, y0))
+        if band[tail][1] > x:  # to the right edge of the tail's column
+            vertices.append((band[tail][1], y0))
             codes.append(LINETO)
-            x = band_right
+            x = band[tail][1]
         for previous, point in pairwise(chain):
-            column = point.layer if isinstance(point, _Virtual) else layer[point]
-            band_left = centres[column] - widths[column] / 2
-            if isinstance(point, _Virtual):
-                y1, end = y[point], band_left + widths[column]
-            else:
-                y1, end = in_port[point][previous], layout.boxes[point].left
-            middle = (x + band_left) / 2
-            vertices += [(middle, y0), (middle, y1), (band_left, y1)]
+            left, right = band[point]
+            if point == head:
+                y1, end = in_port[head][previous], layout.boxes[head].left
+            else:  # across the column, in the gap grandalf left for the edge
+                y1, end = centre[point][1], right
+            middle = (x + left) / 2
+            vertices += [(middle, y0), (middle, y1), (left, y1)]
             codes += [CURVE4] * 3
-            if end > band_left:
+            if end > left:
                 vertices.append((end, y1))
                 codes.append(LINETO)
             x, y0 = end, y1

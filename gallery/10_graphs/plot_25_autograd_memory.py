@@ -3,21 +3,17 @@ What autograd keeps in memory
 =============================
 
 To compute a gradient later, a framework has to keep some results of the forward pass until then:
-that is why training needs more memory than inference. :ref:`The autograd page
-<sphx_glr_auto_examples_10_graphs_plot_20_autograd.py>` looked at the graph a framework records;
-this page looks at the *tensors* it keeps with it. For a small two-layer network we list which
-tensors are saved for the backward pass and how many bytes they take, watch them being released
-after the gradient, and meet the errors that come with that: asking twice, changing a saved tensor
-in place, and tensors made in inference mode. Then we switch recording off in the ways both
-frameworks offer, take a gradient of a gradient, and cut the graph with ``tf.stop_gradient`` and
-``detach()``.
+that is why training needs more memory than inference. For a small two-layer network we list
+which tensors are saved for the backward pass and how many bytes they take, watch them being
+released after the gradient, and see what each framework does when a saved value is changed in
+place. :ref:`The next page <sphx_glr_auto_examples_10_graphs_plot_27_recording_off.py>` switches
+recording off, takes a gradient of a gradient, and cuts the graph.
 """
 
 # %%
 # Setup
 # -----
 # Both frameworks, the helpers of this site, and one seed for everything.
-import contextlib
 import weakref
 
 import numpy as np
@@ -33,15 +29,13 @@ torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 sidebyside.provenance()
 
 # %%
-# The network and one helper
-# --------------------------
+# The network
+# -----------
 # A batch ``x`` of shape ``(64, 32)`` goes through a two-layer network,
 # ``z1 = x @ W1 + b1``, ``h = relu(z1)``, ``out = h @ W2 + b2``, and the loss is the mean of
 # ``out**2``. We want the gradients for ``W1``, ``b1``, ``W2`` and ``b2``; ``x`` is data and needs
 # none. Both frameworks start from the same NumPy arrays; ``tf_network()`` and
-# ``torch_network()`` turn them into fresh tensors, so that each section starts clean. The last
-# helper prints an error the way this site shows errors: its type and the first line of its
-# message (up to any "Hint"), wrapped.
+# ``torch_network()`` turn them into fresh tensors, so that each section starts clean.
 rng = np.random.default_rng(0)
 x_np = rng.standard_normal((64, 32), dtype=np.float32)
 W1_np = 0.2 * rng.standard_normal((32, 64), dtype=np.float32)
@@ -74,76 +68,63 @@ def torch_network():
 # ``relu`` needs to know where ``h`` was positive, and the gradient for ``W1`` needs ``x``. The
 # additions and the mean need only shapes.
 #
-# In a TensorFlow graph nothing is hidden: ``tf.compat.v1.gradients`` adds the gradient operations
-# to the graph, and their inputs are ordinary edges. ``Session.run`` runs only the operations that
-# the fetched tensors depend on, so we walk back from the four gradients and list the *forward*
-# tensors that the gradient operations read: those have to stay in memory until the gradient has
-# run. In PyTorch, ``torch.autograd.graph.saved_tensors_hooks`` calls a *pack* hook every time an
+# In PyTorch, ``torch.autograd.graph.saved_tensors_hooks`` calls a *pack* hook every time an
 # operation saves a tensor for backward; whatever the hook returns is what the graph keeps.
+#
+# A ``tf.GradientTape`` keeps the tensors its gradient functions will need by holding ordinary
+# Python references to them. TensorFlow has no public API that lists them, and its memory
+# counter, ``tf.config.experimental.get_memory_info``, counts an allocator's bytes, not tensors.
+# On a CPU it depends on the machine: where TensorFlow's oneDNN CPU ops are on (the provenance box
+# says whether), the CPU allocator keeps statistics and it returns them; where they are off, it
+# raises ``ValueError`` (last lines of the pane). But a ``weakref`` can tell whether anyone still holds a
+# tensor. We run the network inside the tape, return its intermediate results from a function so
+# that no Python name holds them, and ask which are still alive. This sees only tensors we have a
+# handle on: not, for example, the values the tape read from the variables.
 
 # %%
-# **TensorFlow (graph)**: the forward tensors the gradient ops read.
-graph = tf.Graph()
-with graph.as_default(), tf.device(tf_device):
-    ph = tf.compat.v1.placeholder
-    x = ph(tf.float32, (64, 32), name="x")
-    W1 = ph(tf.float32, (32, 64), name="W1")
-    b1 = ph(tf.float32, (64,), name="b1")
-    W2 = ph(tf.float32, (64, 10), name="W2")
-    b2 = ph(tf.float32, (10,), name="b2")
-    z1 = tf.add(x @ W1, b1, name="z1")
-    h = tf.nn.relu(z1, name="h")
-    out = tf.add(h @ W2, b2, name="out")
-    loss = tf.reduce_mean(tf.square(out), name="loss")
-    forward_ops = set(graph.get_operations())
-    grads = tf.compat.v1.gradients(loss, [W1, b1, W2, b2])
+# **TensorFlow (tf.GradientTape)**: weak references see what the tape holds.
+x, W1, b1, W2, b2 = tf_network()
 
 
-def ops_run_for(fetches):
-    """The operations Session.run executes for these fetches."""
-    todo, needed = [t.op for t in fetches], set()
-    while todo:
-        op = todo.pop()
-        if op not in needed:
-            needed.add(op)
-            todo += [t.op for t in op.inputs]
-            todo += op.control_inputs
-    return needed
+def forward(x):
+    xw = x @ W1
+    z1 = xw + b1
+    h = tf.nn.relu(z1)
+    hw = h @ W2
+    out = hw + b2
+    sq = tf.square(out)
+    loss = tf.reduce_mean(sq)
+    return loss, dict(xw=xw, z1=z1, h=h, hw=hw, out=out, sq=sq)
 
 
-backward_ops = ops_run_for(grads) - forward_ops
-read = {t for op in backward_ops for t in op.inputs}
-tf_saved = {t.op.name: t for t in read if t.op in forward_ops}
-for name, t in sorted(tf_saved.items()):
-    nbytes = t.shape.num_elements() * t.dtype.size
-    print(f"read by backward: {name:<3} {t.shape}",
-          f"{nbytes:>6} bytes")
-tf_bytes = {
-    name: t.shape.num_elements() * t.dtype.size
-    for name, t in tf_saved.items()
-}
-print(f"read by backward: {len(tf_bytes)} tensors,",
-      f"{sum(tf_bytes.values())} bytes")
-tf_activations = {
-    name: nbytes for name, nbytes in tf_bytes.items()
-    if tf_saved[name].op.type != "Placeholder"
-}
-print("activations:", sorted(tf_activations),
-      sum(tf_activations.values()), "bytes")
-all_ops = set(graph.get_operations())
-skipped_ops = all_ops - forward_ops - backward_ops
-skipped_reads = {
-    t.op.name for op in skipped_ops for t in op.inputs
-    if t.op in forward_ops and t.op.name not in tf_saved
-}
-print("read only by gradient ops Session.run skips:",
-      sorted(skipped_reads))
+def alive(refs):
+    return [n for n, ref in refs.items() if ref() is not None]
 
-feed = {x: x_np, W1: W1_np, b1: b1_np, W2: W2_np, b2: b2_np}
-with tf.compat.v1.Session(graph=graph) as session:
-    graph_grads = session.run(grads, feed_dict=feed)
-assert sorted(tf_saved) == ["W2", "h", "out", "x"]
-assert skipped_reads == {"W1"}
+
+def record(x, persistent=False):
+    with tf.GradientTape(persistent=persistent) as tape:
+        loss, parts = forward(x)
+    kept = {name: weakref.ref(t) for name, t in parts.items()}
+    return tape, loss, kept  # only the tape holds parts now
+
+
+tape, loss, kept = record(x)
+tape_kept = alive(kept)
+print("kept by the tape:", tape_kept)
+tape_bytes = sum(ref().shape.num_elements() * ref().dtype.size
+                 for ref in kept.values() if ref() is not None)
+print("their bytes:", tape_bytes)
+assert tape_kept == ["xw", "h", "hw", "out", "sq"]
+
+memory_info = tf.config.experimental.get_memory_info
+if tf_onednn_enabled():  # oneDNN's allocator keeps statistics
+    stats = memory_info("CPU:0")
+    print("On this machine (oneDNN on):")
+    print("  CPU allocator statistics:", sorted(stats))
+    assert min(stats.values()) >= 0
+else:
+    print("On this machine (oneDNN off):")
+    show_error(ValueError, memory_info, "CPU:0", indent="  ")
 
 # %%
 # **PyTorch (eager)**: a pack hook sees every tensor saved.
@@ -201,7 +182,79 @@ assert sorted(torch_saved) == ["W2", "h", "out", "x"]
 assert sum(torch_bytes.values()) == 29696
 
 # %%
-# The same tensors on both sides. Neither keeps ``W1``: it would only be needed for a
+# PyTorch saved the tensors the chain rule names. The eager tape kept five of our six results,
+# ``xw``, ``hw`` and ``sq`` among them: what does TensorFlow's gradient itself read?
+#
+# Aside: what a TF1 graph's gradient reads
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# In a TensorFlow graph nothing is hidden: ``tf.compat.v1.gradients`` adds the gradient operations
+# to the graph, and their inputs are ordinary edges. ``Session.run`` runs only the operations that
+# the fetched tensors depend on, so we walk back from the four gradients and list the *forward*
+# tensors that the gradient operations read: those have to stay in memory until the gradient has
+# run.
+graph = tf.Graph()
+with graph.as_default(), tf.device(tf_device):
+    ph = tf.compat.v1.placeholder
+    x = ph(tf.float32, (64, 32), name="x")
+    W1 = ph(tf.float32, (32, 64), name="W1")
+    b1 = ph(tf.float32, (64,), name="b1")
+    W2 = ph(tf.float32, (64, 10), name="W2")
+    b2 = ph(tf.float32, (10,), name="b2")
+    z1 = tf.add(x @ W1, b1, name="z1")
+    h = tf.nn.relu(z1, name="h")
+    out = tf.add(h @ W2, b2, name="out")
+    loss = tf.reduce_mean(tf.square(out), name="loss")
+    forward_ops = set(graph.get_operations())
+    grads = tf.compat.v1.gradients(loss, [W1, b1, W2, b2])
+
+
+def ops_run_for(fetches):
+    """The operations Session.run executes for these fetches."""
+    todo, needed = [t.op for t in fetches], set()
+    while todo:
+        op = todo.pop()
+        if op not in needed:
+            needed.add(op)
+            todo += [t.op for t in op.inputs]
+            todo += op.control_inputs
+    return needed
+
+
+backward_ops = ops_run_for(grads) - forward_ops
+read = {t for op in backward_ops for t in op.inputs}
+tf_saved = {t.op.name: t for t in read if t.op in forward_ops}
+tf_bytes = {
+    name: t.shape.num_elements() * t.dtype.size
+    for name, t in tf_saved.items()
+}
+for name, t in sorted(tf_saved.items()):
+    print(f"read by backward: {name:<3} {t.shape}",
+          f"{tf_bytes[name]:>6} bytes")
+print(f"read by backward: {len(tf_bytes)} tensors,",
+      f"{sum(tf_bytes.values())} bytes")
+tf_activations = {
+    name: nbytes for name, nbytes in tf_bytes.items()
+    if tf_saved[name].op.type != "Placeholder"
+}
+print("activations:", sorted(tf_activations),
+      sum(tf_activations.values()), "bytes")
+all_ops = set(graph.get_operations())
+skipped_ops = all_ops - forward_ops - backward_ops
+skipped_reads = {
+    t.op.name for op in skipped_ops for t in op.inputs
+    if t.op in forward_ops and t.op.name not in tf_saved
+}
+print("read only by gradient ops Session.run skips:",
+      sorted(skipped_reads))
+
+feed = {x: x_np, W1: W1_np, b1: b1_np, W2: W2_np, b2: b2_np}
+with tf.compat.v1.Session(graph=graph) as session:
+    graph_grads = session.run(grads, feed_dict=feed)
+assert sorted(tf_saved) == ["W2", "h", "out", "x"]
+assert skipped_reads == {"W1"}
+
+# %%
+# The same tensors in the graph and in PyTorch. Neither keeps ``W1``: it would only be needed for a
 # gradient with respect to ``x``, which nobody asked for (TensorFlow's graph contains that gradient
 # operation, but ``Session.run`` never runs it; PyTorch does not even save ``W1``). Neither keeps
 # ``z1`` either: ``relu``'s gradient is computed from its *output* ``h``. ``h`` appears twice in
@@ -211,20 +264,18 @@ assert sum(torch_bytes.values()) == 29696
 # ``x`` and ``W2`` exist anyway as input and parameter; what recording costs on top is the
 # *activations*, here ``h`` and ``out``. They have one row per example of the batch, so this cost
 # grows with the batch size, and with every layer that saves something.
+#
+# The eager tape held more than the graph's gradient reads: besides ``h`` and ``out`` it kept
+# ``xw``, ``hw`` and ``sq``, the inputs of the two additions and of the mean. TensorFlow's
+# registered gradients for addition and for the mean look at their inputs (for their shapes: to
+# undo broadcasting, to divide by the element count). The eager tape decides what to keep per
+# type of operation, so it keeps those inputs whole; the graph's gradient took the shapes from the
+# graph instead, and PyTorch's addition and mean do not appear among its saved tensors at all.
+# ``z1`` was kept by no one.
 
 # %%
 # Kept until the gradient, then released
 # --------------------------------------
-# A ``tf.GradientTape`` keeps the tensors its gradient functions will need by holding ordinary
-# Python references to them. TensorFlow has no public API that lists them, and its memory
-# counter, ``tf.config.experimental.get_memory_info``, counts an allocator's bytes, not tensors.
-# On a CPU it depends on the machine: where TensorFlow's oneDNN CPU ops are on (the provenance box
-# says whether), the CPU allocator keeps statistics and it returns them; where they are off, it
-# raises ``ValueError`` (last lines of the pane). But a ``weakref`` can tell whether anyone still holds a
-# tensor. We run the network inside the tape, return its intermediate results from a function so
-# that no Python name holds them, and ask which are still alive. This sees only tensors we have a
-# handle on: not, for example, the values the tape read from the variables.
-#
 # On the PyTorch side the pack hook puts each saved tensor in a small box and keeps only a weak
 # reference to the box: a box is alive exactly as long as the graph holds it. We also count the
 # backward nodes that ``loss.grad_fn`` reaches.
@@ -235,48 +286,17 @@ assert sum(torch_bytes.values()) == 29696
 # tape is deleted or a backward pass runs without ``retain_graph``.
 
 # %%
-# **TensorFlow (tf.GradientTape)**: weak references see what the tape holds.
+# **TensorFlow (tf.GradientTape)**: ``gradient()`` releases them.
 x, W1, b1, W2, b2 = tf_network()
-
-
-def forward(x):
-    xw = x @ W1
-    z1 = xw + b1
-    h = tf.nn.relu(z1)
-    hw = h @ W2
-    out = hw + b2
-    sq = tf.square(out)
-    loss = tf.reduce_mean(sq)
-    return loss, dict(xw=xw, z1=z1, h=h, hw=hw, out=out, sq=sq)
-
-
-def alive(refs):
-    return [n for n, ref in refs.items() if ref() is not None]
-
-
-with tf.GradientTape() as tape:
-    loss, parts = forward(x)
-kept = {name: weakref.ref(t) for name, t in parts.items()}
-tape_bytes = {
-    name: t.shape.num_elements() * t.dtype.size
-    for name, t in parts.items()
-}
-del parts  # from here on, only the tape can keep them alive
-tape_kept = alive(kept)
-print("kept by the tape:", tape_kept)
-print("their bytes:", sum(tape_bytes[n] for n in tape_kept))
-assert tape_kept == ["xw", "h", "hw", "out", "sq"]
+tape, loss, kept = record(x)
+print("kept before gradient():", alive(kept))
 tape_grads = tape.gradient(loss, [W1, b1, W2, b2])
 print("after gradient():", alive(kept))
 assert alive(kept) == []
 
-show_error(RuntimeError,
-           lambda: tape.gradient(loss, [W1, b1, W2, b2]))
+show_error(RuntimeError, lambda: tape.gradient(loss, W1))
 
-with tf.GradientTape(persistent=True) as tape:
-    loss, parts = forward(x)
-kept = {name: weakref.ref(t) for name, t in parts.items()}
-del parts
+tape, loss, kept = record(x, persistent=True)
 tape.gradient(loss, [W1, b1])
 tape.gradient(loss, [W2, b2])
 print("persistent, after two gradient():", alive(kept))
@@ -284,16 +304,6 @@ assert alive(kept) == tape_kept
 del tape  # a persistent tape holds its record until then
 print("after del tape:", alive(kept))
 assert alive(kept) == []
-
-memory_info = tf.config.experimental.get_memory_info
-if tf_onednn_enabled():  # oneDNN's allocator keeps statistics
-    stats = memory_info("CPU:0")
-    print("On this machine (oneDNN on):")
-    print("  CPU allocator statistics:", sorted(stats))
-    assert min(stats.values()) >= 0
-else:
-    print("On this machine (oneDNN off):")
-    show_error(ValueError, memory_info, "CPU:0", indent="  ")
 
 # %%
 # **PyTorch (eager)**: a box per saved tensor, freed by ``backward()``.
@@ -333,20 +343,13 @@ def graph_nodes(tensor):
     return len(seen)
 
 
-def forward(x):
+def forward_boxed(x):
     with hooks(pack, unpack):
-        xw = x @ W1
-        z1 = xw + b1
-        h = torch.relu(z1)
-        hw = h @ W2
-        out = hw + b2
-        sq = torch.square(out)
-        loss = sq.mean()
-    return loss, dict(xw=xw, z1=z1, h=h, hw=hw, out=out, sq=sq)
+        loss = torch.square(torch.relu(x @ W1 + b1) @ W2 + b2)
+        return loss.mean()
 
 
-loss, parts = forward(x)
-del parts
+loss = forward_boxed(x)
 nodes_before, held_before = graph_nodes(loss), held()
 print(f"saved tensors held: {held_before},",
       f"nodes: {nodes_before}")
@@ -359,8 +362,7 @@ assert held_after == 0 and nodes_after == nodes_before
 
 show_error(RuntimeError, loss.backward, cut=" Hint:")
 
-loss, parts = forward(x)
-del parts
+loss = forward_boxed(x)
 loss.backward(retain_graph=True)
 print("held after backward(retain_graph=True):", held())
 loss.backward()
@@ -383,14 +385,6 @@ print(f"y = w + 1 saved {len(boxes)} tensors; after two"
 # its graph survives ``backward()`` intact and a second call works (``.grad`` adds up). The error
 # comes from the freed *saved tensors*, not from the graph's nodes; a non-persistent TensorFlow
 # tape refuses a second call whatever it recorded.
-#
-# The eager tape held more than the graph's gradient reads: besides ``h`` and ``out`` it kept
-# ``xw``, ``hw`` and ``sq``, the inputs of the two additions and of the mean. TensorFlow's
-# registered gradients for addition and for the mean look at their inputs (for their shapes: to
-# undo broadcasting, to divide by the element count). The eager tape decides what to keep per
-# type of operation, so it keeps those inputs whole; the graph's gradient took the shapes from the
-# graph instead, and PyTorch's addition and mean do not appear among its saved tensors at all.
-# ``z1`` was kept by no one.
 
 # %%
 # Changing a saved tensor in place
@@ -463,248 +457,6 @@ show_error(RuntimeError, lambda: torch.autograd.grad(loss, h),
 # message names: it is the last one that wrote to ``h`` (``mul_``), not one that saved it.
 
 # %%
-# Switching recording off
-# -----------------------
-# Three different switches in PyTorch, often mixed up:
-#
-# * ``model.eval()`` changes what some layers *compute*: dropout does nothing and batch
-#   normalisation uses its running statistics instead of the batch's. It does not stop autograd
-#   from recording.
-# * ``torch.no_grad()`` stops recording: outputs have no ``grad_fn`` and nothing is saved.
-# * ``torch.inference_mode()`` stops recording too, and also skips the bookkeeping (version
-#   counters, view tracking) that would let its outputs take part in autograd later. The tensors
-#   it creates are *inference tensors*, and outside the mode they refuse to be saved for backward
-#   or changed in place.
-#
-# TensorFlow has the first switch as the ``training`` argument of Keras layers. For the others it
-# needs none: nothing is recorded unless a tape is active, a tape records only what runs inside
-# its block, and ``tape.stop_recording()`` pauses it. Both models here are the same stack of
-# layers, each with its own random initial weights: we compare behaviours, not numbers. "Same
-# output twice" shows whether dropout is active; "a row alone = its row in the batch" shows that
-# batch normalisation no longer uses the statistics of the batch.
-
-# %%
-# **TensorFlow (tf.GradientTape)**: ``training=`` vs recording.
-x, W1, b1, W2, b2 = tf_network()
-layers = tf.keras.layers
-with tf.device(tf_device):
-    model = tf.keras.Sequential([
-        tf.keras.Input((32,)), layers.Dense(64),
-        layers.BatchNormalization(), layers.ReLU(),
-        layers.Dropout(0.5), layers.Dense(10),
-    ])
-variables = model.trainable_variables
-
-
-def n_grads(tape, loss):
-    grads = tape.gradient(loss, variables)
-    return f"{sum(g is not None for g in grads)}/{len(grads)}"
-
-
-for training in (True, False):
-    with tf.GradientTape() as tape:
-        out = model(x, training=training)
-        loss = tf.reduce_mean(tf.square(out))
-    same = np.allclose(out, model(x, training=training))
-    print(f"training={training!s:<5}:",
-          f"gradients {n_grads(tape, loss)},",
-          f"same output twice: {same}")
-
-alone = np.allclose(model(x[:1], training=False),
-                    model(x, training=False)[:1], atol=1e-6)
-print("training=False: a row alone = its row in the batch:",
-      alone)
-assert alone
-
-out = model(x, training=False)  # no tape is recording
-with tf.GradientTape() as tape:
-    loss = tf.reduce_mean(tf.square(out))
-print("forward before the tape: gradients", n_grads(tape, loss))
-with tf.GradientTape() as tape:
-    with tape.stop_recording():
-        out = model(x, training=False)
-    loss = tf.reduce_mean(tf.square(out))
-print("inside stop_recording(): gradients", n_grads(tape, loss))
-
-# %%
-# **PyTorch (eager)**: ``eval()`` vs ``no_grad`` vs ``inference_mode``.
-x, W1, b1, W2, b2 = torch_network()
-model = torch.nn.Sequential(
-    torch.nn.Linear(32, 64), torch.nn.BatchNorm1d(64),
-    torch.nn.ReLU(), torch.nn.Dropout(0.5),
-    torch.nn.Linear(64, 10),
-).to(torch_device)
-modes = {
-    "train()": (model.train, contextlib.nullcontext),
-    "eval()": (model.eval, contextlib.nullcontext),
-    "no_grad": (model.eval, torch.no_grad),
-    "inference_mode": (model.eval, torch.inference_mode),
-}
-print("mode           requires_grad grad_fn        saved same")
-n_saved = {}
-for mode, (set_mode, switch) in modes.items():
-    set_mode()
-    boxes.clear()
-    with switch():
-        with hooks(pack, unpack):
-            out = model(x)
-        same = torch.equal(out, model(x))
-    n_saved[mode] = held()
-    fn = type(out.grad_fn).__name__ if out.grad_fn else None
-    print(f"{mode:<14} {out.requires_grad!s:<13} {fn!s:<14}",
-          f"{n_saved[mode]:>5} {same}")
-assert n_saved["eval()"] > 0
-assert n_saved["no_grad"] == n_saved["inference_mode"] == 0
-alone = torch.allclose(model(x[:1]), model(x)[:1], atol=1e-6)
-print("eval(): a row alone = its row in the batch:", alone)
-assert alone
-
-print("out.is_inference():", out.is_inference(),
-      " out.clone().is_inference():",
-      out.clone().is_inference())
-attempts = [
-    lambda: (out * b2).sum(),  # mul would save out for b2
-    lambda: out.add_(1.0),
-    lambda: out._version,
-]
-for attempt in attempts:
-    show_error(RuntimeError, attempt, cut=" Hint:")
-
-with torch.no_grad():
-    out = model(x)
-(out * b2).sum().backward()  # fine: a normal tensor
-print("no_grad output used with autograd: b2.grad is set:",
-      b2.grad is not None)
-
-# %%
-# ``eval()`` and ``training=False`` change what the layers compute and still record: gradients
-# exist and tensors are saved. Only ``no_grad`` and ``inference_mode`` in PyTorch, and running
-# outside a tape (or inside ``stop_recording()``) in TensorFlow, save nothing. For evaluation you
-# usually want both switches: ``model.eval()`` *and* ``torch.no_grad()`` or
-# ``torch.inference_mode()``. The errors are the price of inference mode: an inference tensor
-# cannot be saved for backward (here by ``out * b2``, as ``b2`` requires a gradient), cannot be
-# changed in place outside the mode, and has no version counter at all; ``out.clone()`` is a
-# normal tensor again. A tensor made under ``no_grad`` has no such limits.
-
-# %%
-# Gradients of gradients
-# ----------------------
-# A gradient is itself computed by operations, so it can be differentiated again, if those
-# operations were recorded. In a TensorFlow graph they always are: ``tf.compat.v1.gradients`` adds
-# ordinary operations to the graph, which can be differentiated like any others. In PyTorch the
-# backward pass is recorded only with ``create_graph=True``, and then the backward pass itself
-# saves tensors for the next one. We take ``y = x**3`` at ``x = 3``, so ``dy/dx = 3x²`` and
-# ``d²y/dx² = 6x``.
-
-# %%
-# **TensorFlow (graph)**: differentiate the gradient operations.
-graph = tf.Graph()
-with graph.as_default(), tf.device(tf_device):
-    x = tf.compat.v1.placeholder(tf.float32, (), name="x")
-    y = x**3
-    (dy_dx,) = tf.compat.v1.gradients(y, x)
-    (d2y_dx2,) = tf.compat.v1.gradients(dy_dx, x)
-with tf.compat.v1.Session(graph=graph) as session:
-    graph_dy, graph_d2y = session.run(
-        [dy_dx, d2y_dx2], feed_dict={x: 3.0}
-    )
-print(f"dy/dx = {graph_dy}, d2y/dx2 = {graph_d2y}")
-
-# %%
-# **PyTorch (eager)**: ``create_graph=True`` records the backward pass.
-boxes.clear()
-x = torch.tensor(3.0, requires_grad=True, device=torch_device)
-with hooks(pack, unpack):
-    y = x**3
-    saved_by_forward = len(boxes)
-    (dy_dx,) = torch.autograd.grad(y, x, create_graph=True)
-    saved_by_backward = len(boxes) - saved_by_forward
-(d2y_dx2,) = torch.autograd.grad(dy_dx, x)
-print(f"dy/dx = {dy_dx.item()}, d2y/dx2 = {d2y_dx2.item()}")
-print("dy/dx.grad_fn:", type(dy_dx.grad_fn).__name__)
-print(f"saved by the forward pass: {saved_by_forward},"
-      f" by the backward pass: {saved_by_backward}")
-torch_dy, torch_d2y = dy_dx, d2y_dx2
-assert (saved_by_forward, saved_by_backward) == (1, 2)
-
-# %%
-# **TensorFlow (tf.GradientTape)**: an outer tape records the inner tape's gradient.
-x = tf.constant(3.0)
-with tf.GradientTape() as outer:
-    outer.watch(x)
-    with tf.GradientTape() as inner:
-        inner.watch(x)
-        y = x**3
-    dy_dx = inner.gradient(y, x)  # recorded by outer
-d2y_dx2 = outer.gradient(dy_dx, x)
-print(f"dy/dx = {dy_dx.numpy()}, d2y/dx2 = {d2y_dx2.numpy()}")
-tape_dy, tape_d2y = dy_dx, d2y_dx2
-
-with tf.GradientTape(persistent=True) as tape:
-    tape.watch(x)
-    y = x**3
-dy_dx = tape.gradient(y, x)  # outside the block: not recorded
-print("d(dy/dx)/dx without an outer tape:",
-      tape.gradient(dy_dx, x))
-del tape
-
-# %%
-# **PyTorch (eager)**: without ``create_graph`` the gradient is a constant.
-x = torch.tensor(3.0, requires_grad=True, device=torch_device)
-y = x**3
-(dy_dx,) = torch.autograd.grad(y, x)
-print("dy/dx.grad_fn:", dy_dx.grad_fn)
-show_error(RuntimeError, lambda: torch.autograd.grad(dy_dx, x),
-           cut=" Hint:")
-
-# %%
-# When the gradient computation was not recorded, TensorFlow answers ``None`` (the tape never saw
-# ``dy_dx`` being computed) and PyTorch raises, because the gradient has no ``grad_fn``. Recording
-# the backward pass costs memory, as the saved-tensor count of the backward pass shows: ask for it
-# only when you need a second derivative.
-
-# %%
-# Cutting the graph: ``tf.stop_gradient`` and ``detach()``
-# --------------------------------------------------------
-# Both treat a value as a constant for differentiation. With ``y = x² · stop(x)`` the gradient is
-# ``2x · x`` instead of ``3x²``; at ``x = 3`` it is the same number as the second derivative
-# above. ``tf.stop_gradient`` is an operation of its own (``StopGradient`` in a graph);
-# ``detach()`` returns a new tensor that shares memory with the original, no copy. It also shares
-# the version counter, so changing the detached tensor in place trips the check from above.
-
-# %%
-# **TensorFlow (tf.function)**: ``StopGradient`` is an op in the graph.
-@tf.function
-def cut(x):
-    return x**2 * tf.stop_gradient(x)
-
-
-x = tf.constant(3.0)
-with tf.GradientTape() as tape:
-    tape.watch(x)
-    y = cut(x)
-tf_cut_dy_dx = tape.gradient(y, x)
-print("dy/dx =", tf_cut_dy_dx.numpy())
-op_types = [op.type for op in
-            cut.get_concrete_function(x).graph.get_operations()]
-print("ops:", ", ".join(op_types))
-assert "StopGradient" in op_types
-
-# %%
-# **PyTorch (eager)**: ``detach()`` shares memory and the version counter.
-x = torch.tensor(3.0, requires_grad=True, device=torch_device)
-y = x**2 * x.detach()
-(torch_cut_dy_dx,) = torch.autograd.grad(y, x)
-print("dy/dx =", torch_cut_dy_dx.item())
-
-x_const = x.detach()
-print("same memory:", x_const.data_ptr() == x.data_ptr())
-y = x**2 * x_const
-x_const.add_(1.0)  # also changes x
-print("x after x_const.add_(1.0):", x.item())
-show_error(RuntimeError, y.backward, cut=" Hint:")
-
-# %%
 # They agree
 # ----------
 # The same gradients from TensorFlow's graph, its tape and PyTorch, and the same list of saved
@@ -716,12 +468,6 @@ for name, tf_g, torch_g in zip(params, graph_grads, torch_grads, strict=True):
 for name, tf_g, torch_g in zip(params, tape_grads, autograd_grads, strict=True):
     check(tf_g, torch_g, what=f"dloss/d{name} (tape vs autograd.grad)")
 check(tf_dloss_dh, torch_dloss_dh, what="dloss/dh (tape after assign vs grad before)")
-check(graph_dy, torch_dy, what="dy/dx of x**3 (TF1 graph vs create_graph)")
-check(graph_d2y, torch_d2y, what="d2y/dx2 (TF1 graph vs create_graph)")
-check(tape_dy, torch_dy, what="dy/dx of x**3 (nested tapes vs create_graph)")
-check(tape_d2y, torch_d2y, what="d2y/dx2 (nested tapes vs create_graph)")
-check(tf_cut_dy_dx, torch_cut_dy_dx, what="dy/dx (stop_gradient vs detach)")
-assert torch_d2y.item() == 18.0 and torch_cut_dy_dx.item() == 18.0
 assert tf_bytes == torch_bytes  # the same four tensors, the same bytes
 assert tf_activations == torch_activations  # h and out, the same bytes
 assert set(tape_kept) > set(torch_activations)  # the eager tape held more
@@ -742,19 +488,13 @@ sidebyside.parity_report()
 #   are gone, not because the graph is; ``retain_graph=True`` / ``persistent=True`` keep them,
 #   and their memory, for another call.
 # * Don't change a saved tensor in place: PyTorch's version counter turns that into an error at
-#   ``backward()``, and ``detach()`` shares both the memory and the counter. TensorFlow tensors
-#   can't change; a variable assigned after the forward pass leaves the tape's gradient as it was.
-# * ``model.eval()`` / ``training=False`` change what layers compute, not whether they are
-#   recorded. Stop recording with ``torch.no_grad()``, or ``torch.inference_mode()`` (less
-#   bookkeeping, but its tensors cannot join autograd later), or by running outside a tape.
-# * ``create_graph=True`` (PyTorch) and an outer tape (TensorFlow) record the backward pass so that
-#   it can be differentiated again; in PyTorch that record saved tensors of its own.
+#   ``backward()``. TensorFlow tensors can't change; a variable assigned after the forward pass
+#   leaves the tape's gradient as it was.
+#
+# Next, :ref:`switching recording off <sphx_glr_auto_examples_10_graphs_plot_27_recording_off.py>`:
+# ``no_grad``, ``inference_mode`` and ``eval()``, gradients of gradients, and ``detach()``.
 #
 # References: ``torch.autograd.graph.saved_tensors_hooks``, ``torch.Tensor.backward``
-# (``retain_graph``), ``torch.autograd.grad`` (``create_graph``), ``torch.no_grad``,
-# ``torch.inference_mode``, ``torch.Tensor.is_inference``, ``torch.nn.Module.eval``,
-# ``torch.Tensor.detach``, ``tf.compat.v1.gradients``, ``tf.compat.v1.Session``,
-# ``tf.GradientTape`` (``persistent``, ``watch``, ``stop_recording``), ``tf.function``,
-# ``tf.stop_gradient``, ``tf.Variable.assign``, ``tf.keras.layers.Dropout`` and
-# ``tf.keras.layers.BatchNormalization`` (``training``),
+# (``retain_graph``), ``torch.autograd.grad``, ``tf.compat.v1.gradients``, ``tf.compat.v1.Session``,
+# ``tf.GradientTape`` (``persistent``, ``watch``), ``tf.Variable.assign``,
 # ``tf.config.experimental.get_memory_info``, ``weakref``.

@@ -1,0 +1,342 @@
+"""
+Switching recording off, and recording the backward pass
+========================================================
+
+:ref:`What autograd keeps in memory <sphx_glr_auto_examples_10_graphs_plot_25_autograd_memory.py>`
+counted the tensors that recording saves for the backward pass. This page switches recording off
+in the ways both frameworks offer and tells those switches apart from ``model.eval()`` and
+``training=False``; then it records the backward pass itself to take a gradient of a gradient,
+and cuts the graph at one value with ``tf.stop_gradient`` and ``detach()``.
+"""
+
+# %%
+# Setup
+# -----
+# Both frameworks, the helpers of this site, and one seed for everything.
+import contextlib
+import weakref
+
+import numpy as np
+import tensorflow as tf
+import torch
+
+import sidebyside
+from sidebyside import show_error
+
+sidebyside.seed_everything(0)
+torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
+sidebyside.provenance()
+
+# %%
+# A batch, and a counter of saved tensors
+# ---------------------------------------
+# Both frameworks get the same batch ``x`` of shape ``(64, 32)``; PyTorch also gets a bias ``b2``
+# of shape ``(10,)`` that requires a gradient. As on the previous page, a pack hook of
+# ``torch.autograd.graph.saved_tensors_hooks`` puts each tensor saved for backward in a small box
+# and keeps only a weak reference to the box: a box is alive exactly as long as the graph holds
+# it, and ``held()`` counts them.
+rng = np.random.default_rng(0)
+x_np = rng.standard_normal((64, 32), dtype=np.float32)
+b2_np = 0.1 * rng.standard_normal(10, dtype=np.float32)
+hooks = torch.autograd.graph.saved_tensors_hooks
+
+
+class Box:
+    def __init__(self, tensor):
+        self.tensor = tensor
+
+
+boxes = []  # a weak reference to every box the graph holds
+
+
+def pack(tensor):
+    box = Box(tensor)
+    boxes.append(weakref.ref(box))
+    return box
+
+
+def unpack(box):
+    return box.tensor
+
+
+def held():
+    return sum(ref() is not None for ref in boxes)
+
+
+# %%
+# Switching recording off
+# -----------------------
+# Three different switches in PyTorch, often mixed up:
+#
+# * ``model.eval()`` changes what some layers *compute*: dropout does nothing and batch
+#   normalisation uses its running statistics instead of the batch's. It does not stop autograd
+#   from recording.
+# * ``torch.no_grad()`` stops recording: outputs have no ``grad_fn`` and nothing is saved.
+# * ``torch.inference_mode()`` stops recording too, and also skips the bookkeeping (version
+#   counters, view tracking) that would let its outputs take part in autograd later. The tensors
+#   it creates are *inference tensors*, and outside the mode they refuse to be saved for backward
+#   or changed in place.
+#
+# TensorFlow has the first switch as the ``training`` argument of Keras layers. For the others it
+# needs none: nothing is recorded unless a tape is active, a tape records only what runs inside
+# its block, and ``tape.stop_recording()`` pauses it. Both models here are the same stack of
+# layers, each with its own random initial weights: we compare behaviours, not numbers. "Same
+# output twice" shows whether dropout is active; "a row alone = its row in the batch" shows that
+# batch normalisation no longer uses the statistics of the batch.
+
+# %%
+# **TensorFlow (tf.GradientTape)**: ``training=`` vs recording.
+layers = tf.keras.layers
+with tf.device(tf_device):
+    x = tf.constant(x_np)
+    model = tf.keras.Sequential([
+        tf.keras.Input((32,)), layers.Dense(64),
+        layers.BatchNormalization(), layers.ReLU(),
+        layers.Dropout(0.5), layers.Dense(10),
+    ])
+variables = model.trainable_variables
+
+
+def n_grads(tape, loss):
+    grads = tape.gradient(loss, variables)
+    return f"{sum(g is not None for g in grads)}/{len(grads)}"
+
+
+for training in (True, False):
+    with tf.GradientTape() as tape:
+        out = model(x, training=training)
+        loss = tf.reduce_mean(tf.square(out))
+    same = np.allclose(out, model(x, training=training))
+    print(f"training={training!s:<5}:",
+          f"gradients {n_grads(tape, loss)},",
+          f"same output twice: {same}")
+
+alone = np.allclose(model(x[:1], training=False),
+                    model(x, training=False)[:1], atol=1e-6)
+print("training=False: a row alone = its row in the batch:",
+      alone)
+assert alone
+
+out = model(x, training=False)  # no tape is recording
+with tf.GradientTape() as tape:
+    loss = tf.reduce_mean(tf.square(out))
+print("forward before the tape: gradients", n_grads(tape, loss))
+with tf.GradientTape() as tape:
+    with tape.stop_recording():
+        out = model(x, training=False)
+    loss = tf.reduce_mean(tf.square(out))
+print("inside stop_recording(): gradients", n_grads(tape, loss))
+
+# %%
+# **PyTorch (eager)**: ``eval()`` vs ``no_grad`` vs ``inference_mode``.
+x = torch.tensor(x_np, device=torch_device)
+b2 = torch.tensor(b2_np, requires_grad=True,
+                  device=torch_device)
+model = torch.nn.Sequential(
+    torch.nn.Linear(32, 64), torch.nn.BatchNorm1d(64),
+    torch.nn.ReLU(), torch.nn.Dropout(0.5),
+    torch.nn.Linear(64, 10),
+).to(torch_device)
+modes = {
+    "train()": (model.train, contextlib.nullcontext),
+    "eval()": (model.eval, contextlib.nullcontext),
+    "no_grad": (model.eval, torch.no_grad),
+    "inference_mode": (model.eval, torch.inference_mode),
+}
+print("mode           requires_grad grad_fn        saved same")
+n_saved = {}
+for mode, (set_mode, switch) in modes.items():
+    set_mode()
+    boxes.clear()
+    with switch():
+        with hooks(pack, unpack):
+            out = model(x)
+        same = torch.equal(out, model(x))
+    n_saved[mode] = held()
+    fn = type(out.grad_fn).__name__ if out.grad_fn else None
+    print(f"{mode:<14} {out.requires_grad!s:<13} {fn!s:<14}",
+          f"{n_saved[mode]:>5} {same}")
+assert n_saved["eval()"] > 0
+assert n_saved["no_grad"] == n_saved["inference_mode"] == 0
+alone = torch.allclose(model(x[:1]), model(x)[:1], atol=1e-6)
+print("eval(): a row alone = its row in the batch:", alone)
+assert alone
+
+print("out.is_inference():", out.is_inference(),
+      " out.clone().is_inference():",
+      out.clone().is_inference())
+attempts = [
+    lambda: (out * b2).sum(),  # mul would save out for b2
+    lambda: out.add_(1.0),
+    lambda: out._version,
+]
+for attempt in attempts:
+    show_error(RuntimeError, attempt, cut=" Hint:")
+
+with torch.no_grad():
+    out = model(x)
+(out * b2).sum().backward()  # fine: a normal tensor
+print("no_grad output used with autograd: b2.grad is set:",
+      b2.grad is not None)
+
+# %%
+# ``eval()`` and ``training=False`` change what the layers compute and still record: gradients
+# exist and tensors are saved. Only ``no_grad`` and ``inference_mode`` in PyTorch, and running
+# outside a tape (or inside ``stop_recording()``) in TensorFlow, save nothing. For evaluation you
+# usually want both switches: ``model.eval()`` *and* ``torch.no_grad()`` or
+# ``torch.inference_mode()``. The errors are the price of inference mode: an inference tensor
+# cannot be saved for backward (here by ``out * b2``, as ``b2`` requires a gradient), cannot be
+# changed in place outside the mode, and has no version counter at all; ``out.clone()`` is a
+# normal tensor again. A tensor made under ``no_grad`` has no such limits.
+
+# %%
+# Gradients of gradients
+# ----------------------
+# A gradient is itself computed by operations, so it can be differentiated again, if those
+# operations were recorded. In a TensorFlow graph they always are: ``tf.compat.v1.gradients`` adds
+# ordinary operations to the graph, which can be differentiated like any others. In PyTorch the
+# backward pass is recorded only with ``create_graph=True``, and then the backward pass itself
+# saves tensors for the next one. We take ``y = x**3`` at ``x = 3``, so ``dy/dx = 3x²`` and
+# ``d²y/dx² = 6x``.
+
+# %%
+# **TensorFlow (graph)**: differentiate the gradient operations.
+graph = tf.Graph()
+with graph.as_default(), tf.device(tf_device):
+    x = tf.compat.v1.placeholder(tf.float32, (), name="x")
+    y = x**3
+    (dy_dx,) = tf.compat.v1.gradients(y, x)
+    (d2y_dx2,) = tf.compat.v1.gradients(dy_dx, x)
+with tf.compat.v1.Session(graph=graph) as session:
+    graph_dy, graph_d2y = session.run(
+        [dy_dx, d2y_dx2], feed_dict={x: 3.0}
+    )
+print(f"dy/dx = {graph_dy}, d2y/dx2 = {graph_d2y}")
+
+# %%
+# **PyTorch (eager)**: ``create_graph=True`` records the backward pass.
+boxes.clear()
+x = torch.tensor(3.0, requires_grad=True, device=torch_device)
+with hooks(pack, unpack):
+    y = x**3
+    saved_by_forward = len(boxes)
+    (dy_dx,) = torch.autograd.grad(y, x, create_graph=True)
+    saved_by_backward = len(boxes) - saved_by_forward
+(d2y_dx2,) = torch.autograd.grad(dy_dx, x)
+print(f"dy/dx = {dy_dx.item()}, d2y/dx2 = {d2y_dx2.item()}")
+print("dy/dx.grad_fn:", type(dy_dx.grad_fn).__name__)
+print(f"saved by the forward pass: {saved_by_forward},"
+      f" by the backward pass: {saved_by_backward}")
+torch_dy, torch_d2y = dy_dx, d2y_dx2
+assert (saved_by_forward, saved_by_backward) == (1, 2)
+
+# %%
+# **TensorFlow (tf.GradientTape)**: an outer tape records the inner tape's gradient.
+x = tf.constant(3.0)
+with tf.GradientTape() as outer:
+    outer.watch(x)
+    with tf.GradientTape() as inner:
+        inner.watch(x)
+        y = x**3
+    dy_dx = inner.gradient(y, x)  # recorded by outer
+d2y_dx2 = outer.gradient(dy_dx, x)
+print(f"dy/dx = {dy_dx.numpy()}, d2y/dx2 = {d2y_dx2.numpy()}")
+tape_dy, tape_d2y = dy_dx, d2y_dx2
+
+with tf.GradientTape(persistent=True) as tape:
+    tape.watch(x)
+    y = x**3
+dy_dx = tape.gradient(y, x)  # outside the block: not recorded
+print("d(dy/dx)/dx without an outer tape:",
+      tape.gradient(dy_dx, x))
+del tape
+
+# %%
+# **PyTorch (eager)**: without ``create_graph`` the gradient is a constant.
+x = torch.tensor(3.0, requires_grad=True, device=torch_device)
+y = x**3
+(dy_dx,) = torch.autograd.grad(y, x)
+print("dy/dx.grad_fn:", dy_dx.grad_fn)
+show_error(RuntimeError, lambda: torch.autograd.grad(dy_dx, x),
+           cut=" Hint:")
+
+# %%
+# When the gradient computation was not recorded, TensorFlow answers ``None`` (the tape never saw
+# ``dy_dx`` being computed) and PyTorch raises, because the gradient has no ``grad_fn``. Recording
+# the backward pass costs memory, as the saved-tensor count of the backward pass shows: ask for it
+# only when you need a second derivative.
+
+# %%
+# Cutting the graph: ``tf.stop_gradient`` and ``detach()``
+# --------------------------------------------------------
+# Both treat a value as a constant for differentiation. With ``y = x² · stop(x)`` the gradient is
+# ``2x · x`` instead of ``3x²``; at ``x = 3`` it is the same number as the second derivative
+# above. ``tf.stop_gradient`` is an operation of its own (``StopGradient`` in a graph);
+# ``detach()`` returns a new tensor that shares memory with the original, no copy. It also shares
+# the version counter, so changing the detached tensor in place trips the check that
+# :ref:`the previous page <sphx_glr_auto_examples_10_graphs_plot_25_autograd_memory.py>` showed.
+
+# %%
+# **TensorFlow (tf.function)**: ``StopGradient`` is an op in the graph.
+@tf.function
+def cut(x):
+    return x**2 * tf.stop_gradient(x)
+
+
+x = tf.constant(3.0)
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    y = cut(x)
+tf_cut_dy_dx = tape.gradient(y, x)
+print("dy/dx =", tf_cut_dy_dx.numpy())
+op_types = [op.type for op in
+            cut.get_concrete_function(x).graph.get_operations()]
+print("ops:", ", ".join(op_types))
+assert "StopGradient" in op_types
+
+# %%
+# **PyTorch (eager)**: ``detach()`` shares memory and the version counter.
+x = torch.tensor(3.0, requires_grad=True, device=torch_device)
+y = x**2 * x.detach()
+(torch_cut_dy_dx,) = torch.autograd.grad(y, x)
+print("dy/dx =", torch_cut_dy_dx.item())
+
+x_const = x.detach()
+print("same memory:", x_const.data_ptr() == x.data_ptr())
+y = x**2 * x_const
+x_const.add_(1.0)  # also changes x
+print("x after x_const.add_(1.0):", x.item())
+show_error(RuntimeError, y.backward, cut=" Hint:")
+
+# %%
+# They agree
+# ----------
+# The same first and second derivatives from TensorFlow's graph, its tapes and PyTorch, and the
+# same cut gradient; these assertions run on every build.
+check = sidebyside.assert_close
+check(graph_dy, torch_dy, what="dy/dx of x**3 (TF1 graph vs create_graph)")
+check(graph_d2y, torch_d2y, what="d2y/dx2 (TF1 graph vs create_graph)")
+check(tape_dy, torch_dy, what="dy/dx of x**3 (nested tapes vs create_graph)")
+check(tape_d2y, torch_d2y, what="d2y/dx2 (nested tapes vs create_graph)")
+check(tf_cut_dy_dx, torch_cut_dy_dx, what="dy/dx (stop_gradient vs detach)")
+assert torch_d2y.item() == 18.0 and torch_cut_dy_dx.item() == 18.0
+sidebyside.parity_report()
+
+# %%
+# What to take away
+# -----------------
+# * ``model.eval()`` / ``training=False`` change what layers compute, not whether they are
+#   recorded. Stop recording with ``torch.no_grad()``, or ``torch.inference_mode()`` (less
+#   bookkeeping, but its tensors cannot join autograd later), or by running outside a tape.
+# * ``create_graph=True`` (PyTorch) and an outer tape (TensorFlow) record the backward pass so that
+#   it can be differentiated again; in PyTorch that record saved tensors of its own.
+# * ``tf.stop_gradient`` and ``detach()`` make a value a constant for differentiation.
+#   ``detach()`` shares both the memory and the version counter, so an in-place change to the
+#   detached tensor is caught at ``backward()``.
+#
+# References: ``torch.autograd.graph.saved_tensors_hooks``, ``torch.autograd.grad``
+# (``create_graph``), ``torch.no_grad``, ``torch.inference_mode``, ``torch.Tensor.is_inference``,
+# ``torch.nn.Module.eval``, ``torch.Tensor.detach``, ``tf.compat.v1.gradients``,
+# ``tf.compat.v1.Session``, ``tf.GradientTape`` (``watch``, ``stop_recording``), ``tf.function``,
+# ``tf.stop_gradient``, ``tf.keras.layers.Dropout`` and ``tf.keras.layers.BatchNormalization``
+# (``training``).

@@ -20,9 +20,13 @@ source posts credited on :ref:`sources`; where that list was wrong (the shape of
 # Both frameworks, the helpers of this site, and one seed for everything. The rows run
 # on the CPU: the tensors are tiny, and the memory rows are about CPU memory. Only the
 # device row uses the GPU, when there is one.
+import io
+import tempfile
+
 import numpy as np
 import tensorflow as tf
 import torch
+from torch.utils.checkpoint import checkpoint
 
 import sidebyside
 from sidebyside.cheatsheet import Cheatsheet, refused
@@ -42,6 +46,7 @@ GRADIENTS = "Gradient bookkeeping"
 OPERATIONS = "Tensor operations"
 MEMORY = "Memory: views, in-place changes, NumPy"
 TYPES = "Shapes, dtypes and seeds"
+PAYOFFS = "What a graph buys"
 
 # %%
 # Gradient bookkeeping
@@ -1135,6 +1140,163 @@ def check_seed(tf_x, torch_x):
 
 
 # %%
+# What a graph buys: save, recompute, custom gradients
+# ----------------------------------------------------
+# The section :ref:`what a graph buys <sphx_glr_auto_examples_35_payoffs_plot_10_save_and_load.py>`
+# teaches these three; each row here is the smallest version that runs.
+#
+# tf.saved_model ↔ torch.export: save, load
+# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+
+
+def tf_save_load():
+    model = tf.Module()
+    model.w = tf.Variable([1.0, 2.0])
+    model.f = tf.function(  # a graph for any batch size
+        lambda x: x * model.w, input_signature=[tf.TensorSpec([None, 2])]
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        tf.saved_model.save(model, folder)  # graphs + weights
+        loaded = tf.saved_model.load(folder)  # no Python code needed
+        y = loaded.f(tf.ones((5, 2)))  # traced with None: 5 is fine
+    return y
+
+
+def torch_save_load():
+    class Scale(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = torch.nn.Parameter(torch.tensor([1.0, 2.0]))
+
+        def forward(self, x):
+            return x * self.w
+
+    batch = torch.export.Dim("batch")  # any batch size
+    program = torch.export.export(
+        Scale(), (torch.ones(3, 2),), dynamic_shapes=({0: batch},)
+    )
+    file = io.BytesIO()
+    torch.export.save(program, file)  # graph + weights (.pt2)
+    file.seek(0)
+    loaded = torch.export.load(file)  # no Scale class needed
+    y = loaded.module()(torch.ones(5, 2))  # traced with 3: 5 is fine
+    return y
+
+
+@cheatsheet.row(
+    PAYOFFS,
+    "tf.saved_model ↔ torch.export: save, load",
+    tf=tf_save_load,
+    torch=torch_save_load,
+    note="Both save the graph with its weights, and loading needs none of the Python "
+    "that made it. TF keeps one graph per input signature; torch.export keeps one graph "
+    "whose sizes may be symbolic. torch.jit.save (TorchScript) is the legacy way.",
+)
+def check_save_load(tf_y, torch_y):
+    """Same outputs after loading, for a batch size other than the traced one."""
+    sidebyside.assert_close(tf_y, torch_y, what="reloaded x * w")
+    sidebyside.assert_close(torch_y, [[1.0, 2.0]] * 5, what="x * w")
+
+
+# %%
+# tf.recompute_grad ↔ checkpoint()
+# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+
+
+def tf_recompute():
+    w = tf.Variable([[0.5, -1.0], [2.0, 0.1]])
+    block = tf.recompute_grad(lambda h: tf.tanh(h @ w))  # run again
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(block(tf.ones((3, 2))) ** 2)
+    return tape.gradient(loss, w)
+
+
+def torch_recompute():
+    w = torch.tensor([[0.5, -1.0], [2.0, 0.1]], requires_grad=True)
+    h = checkpoint(  # keep the input, run again in backward
+        lambda h: torch.tanh(h @ w), torch.ones(3, 2), use_reentrant=False
+    )
+    (h**2).sum().backward()
+    return w.grad
+
+
+@cheatsheet.row(
+    PAYOFFS,
+    "tf.recompute_grad ↔ checkpoint()",
+    tf=tf_recompute,
+    torch=torch_recompute,
+    note="Both keep a block's inputs instead of its inner results, and run the block "
+    "again in the backward pass: less memory, more compute. use_reentrant=False is the "
+    "variant PyTorch recommends.",
+)
+def check_recompute(tf_grad, torch_grad):
+    """Same gradient in both, and the same as without checkpointing."""
+    sidebyside.assert_close(tf_grad, torch_grad, what="gradient through a checkpoint")
+    w = torch.tensor([[0.5, -1.0], [2.0, 0.1]], requires_grad=True)
+    (torch.tanh(torch.ones(3, 2) @ w) ** 2).sum().backward()
+    sidebyside.assert_close(torch_grad, w.grad, what="with and without checkpointing")
+
+
+# %%
+# tf.custom_gradient ↔ autograd.Function
+# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+# Rounding has no useful gradient; the *straight-through* trick used in quantised training
+# rounds in the forward pass and passes the gradient through unchanged.
+
+
+def tf_custom_gradient():
+    @tf.custom_gradient
+    def round_through(x):
+        def grad(upstream):  # the backward pass, written by hand
+            return upstream
+
+        return tf.round(x), grad
+
+    x = tf.Variable([0.4, 1.6])
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(round_through(x) * [1.0, 3.0])
+    return tape.gradient(y, x)
+
+
+def torch_custom_gradient():
+    class RoundThrough(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return torch.round(x)
+
+        @staticmethod
+        def backward(ctx, upstream):  # written by hand
+            return upstream
+
+    x = torch.tensor([0.4, 1.6], requires_grad=True)
+    y = (RoundThrough.apply(x) * torch.tensor([1.0, 3.0])).sum()
+    y.backward()
+    return x.grad
+
+
+@cheatsheet.row(
+    PAYOFFS,
+    "tf.custom_gradient ↔ autograd.Function",
+    tf=tf_custom_gradient,
+    torch=torch_custom_gradient,
+    note="TF decorates a function that returns its value and its gradient function; "
+    "PyTorch subclasses Function with a static forward and backward, called through "
+    "apply(). Without them, rounding gives no gradient (TF: None) or zeros (PyTorch).",
+)
+def check_custom_gradient(tf_grad, torch_grad):
+    """Same gradient, [1, 3]; plain rounding gives None in TF and zeros in PyTorch."""
+    sidebyside.assert_close(tf_grad, torch_grad, what="straight-through gradient")
+    sidebyside.assert_close(torch_grad, [1.0, 3.0], what="the upstream gradient")
+    x = tf.Variable([0.4, 1.6])
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.round(x))
+    assert tape.gradient(y, x) is None, "tf.round must have no gradient"
+    x = torch.tensor([0.4, 1.6], requires_grad=True)
+    torch.round(x).sum().backward()
+    assert torch.equal(x.grad, torch.zeros(2)), "torch.round's gradient must be zero"
+
+
+# %%
 # The cheatsheet
 # --------------
 # Every row above, as one table: the code as it ran and what it returned, under a line
@@ -1171,9 +1333,11 @@ cheatsheet.compact(filename="tensor_cheatsheet.html")
 # ``tf.expand_dims``, ``tf.nn.embedding_lookup``, ``tf.keras.layers.Embedding``,
 # ``tf.stack``, ``tf.concat``, ``tf.math.divide``, ``tf.reduce_sum``, ``tf.reshape``,
 # ``tf.convert_to_tensor``, ``tf.identity``, ``tf.shape``, ``tf.cast``,
-# ``tf.random.Generator``; ``torch.Tensor.requires_grad``, ``torch.nn.Module.train``,
+# ``tf.random.Generator``, ``tf.saved_model.save``, ``tf.recompute_grad``,
+# ``tf.custom_gradient``; ``torch.Tensor.requires_grad``, ``torch.nn.Module.train``,
 # ``torch.no_grad``, ``torch.Tensor.detach``, ``torch.nn.Module.zero_grad``,
 # ``torch.Tensor.backward``, ``torch.Tensor.to``, ``torch.Tensor.narrow``,
 # ``torch.Tensor.t``, ``torch.Tensor.permute``, ``torch.Tensor.squeeze``,
 # ``torch.nn.Embedding``, ``torch.stack``, ``torch.cat``, ``torch.Tensor.div``,
-# ``torch.Tensor.view``, ``torch.from_numpy``, ``torch.Tensor.clone``.
+# ``torch.Tensor.view``, ``torch.from_numpy``, ``torch.Tensor.clone``, ``torch.export.export``,
+# ``torch.utils.checkpoint.checkpoint``, ``torch.autograd.Function``.

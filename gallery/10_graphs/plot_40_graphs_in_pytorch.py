@@ -2,18 +2,15 @@
 Static graphs in PyTorch, too
 =============================
 
-PyTorch is eager by default, but it can capture graphs too. PyTorch 2 does it two ways:
-``torch.export`` produces a self-contained graph much like a TensorFlow ``ConcreteFunction``, and
-``torch.compile`` captures graphs on the fly to hand them to a compiler. ``torch.compile``'s
-front end, TorchDynamo, is *not* a tracer like ``tf.function``: it analyses your function's Python
-bytecode as it runs, puts the tensor operations it understands into graphs, guards each graph with
-checks on its inputs, and where it cannot capture something it *breaks* the graph and lets Python
-run that part, at every call. (``torch.fx.symbolic_trace``, a toolkit for graph transformations,
-and TorchScript, which this PyTorch deprecates, are older ways to get a graph.) This page captures
-one small model with each tool, compares the two contracts, then looks at what each framework does
-when the data decides the shape of the graph: a branch on a value, and a loop over the length.
-Both frameworks can keep such a branch or loop *inside* the graph: ``tf.cond`` and
-``tf.while_loop``, ``torch.cond`` and ``torch.while_loop``.
+PyTorch is eager by default, but it can capture graphs too, and its graphs are ``torch.fx``
+graphs. PyTorch 2 captures them two ways: ``torch.export`` produces a self-contained graph much
+like a TensorFlow ``ConcreteFunction``, and ``torch.compile`` captures graphs on the fly to hand
+them to a compiler. This page captures one small model with each tool (and with
+``torch.fx.symbolic_trace``, the older front end), then looks at what each does when the data
+decides the branch: ``torch.compile`` *breaks* the graph and lets Python choose, and both
+frameworks can keep the branch inside the graph, with ``tf.cond`` and ``torch.cond``. Loops over a
+length and new shapes are on :ref:`the next page
+<sphx_glr_auto_examples_10_graphs_plot_50_retracing.py>`.
 """
 
 # %%
@@ -63,12 +60,14 @@ with torch.no_grad():  # PyTorch stores the weight matrix transposed
 x_torch = torch.from_numpy(x_np).to(torch_device)
 
 # %%
-# ``torch.fx``: a graph recorded with stand-ins
-# ---------------------------------------------
-# ``torch.fx`` is a toolkit for writing graph transformations. Its ``symbolic_trace`` calls
-# ``forward`` once with ``Proxy`` objects instead of tensors; every operation on a proxy is written
-# down as a node. That is tracing in the same sense as ``tf.function``. The result is a
-# ``GraphModule`` whose Python code is generated from that graph.
+# ``torch.fx``: PyTorch's graph format
+# ------------------------------------
+# ``torch.fx`` is the graph format of PyTorch 2, and a toolkit for writing graph transformations.
+# Its ``symbolic_trace``, the older front end, calls ``forward`` once with ``Proxy`` objects
+# instead of tensors; every operation on a proxy is written down as a node. That is tracing in the
+# same sense as ``tf.function``. The result is a ``GraphModule`` whose Python code is generated
+# from that graph. The two tools below hand out FX graphs too: an ``ExportedProgram`` keeps one in
+# ``.graph``, and ``torch.compile`` gives its backend a ``GraphModule`` (both checked below).
 traced = torch.fx.symbolic_trace(small_torch)
 print(traced.code.strip())
 assert torch.equal(traced(x_torch), small_torch(x_torch))
@@ -79,6 +78,11 @@ assert torch.equal(traced(x_torch), small_torch(x_torch))
 # ``tf.function`` traces the Python function into a ``ConcreteFunction``; ``torch.export.export``
 # traces the module into an ``ExportedProgram``. Both are graphs of framework operations, with the
 # Python gone. Below, every operation each one recorded.
+#
+# By default (``strict=False`` in this PyTorch) ``torch.export`` traces much as ``tf.function``
+# does: it runs ``forward``'s Python once, with *fake tensors* that have shapes and dtypes but no
+# data, and records the operations they reach. (``strict=True`` has TorchDynamo, the front end of
+# ``torch.compile``, analyse the bytecode instead; the graph it returns is the same kind.)
 
 # %%
 # **TensorFlow (tf.function)**: a ``ConcreteFunction``.
@@ -102,21 +106,27 @@ tf_y = y
 captured = torch.export.export(small_torch, (x_torch,))
 for node in captured.graph.nodes:
     print(f"{node.op:14s} {node.target}")
+print("FX graph:", isinstance(captured.graph, torch.fx.Graph))
 y = captured.module()(x_torch)
 torch_y = y
+exported = captured
 
 # %%
 # The same numbers from the captured graphs, and from eager PyTorch:
 sidebyside.assert_close(tf_y, torch_y, what="captured small model", device=torch_device)
 assert torch.equal(torch_y, small_torch(x_torch))
+assert isinstance(exported.graph, torch.fx.Graph)
 
 # %%
 # The first page's ``y = (w + x) * (w + 1)``, exported, is a graph of two additions and a
-# multiplication, as ATen operations (``ATen operations: 3``).
+# multiplication, as ATen operations (``ATen operations: 3``). A Python line in ``forward`` shows
+# what export ran it with: one call, with fake tensors.
+ran_with = []
 
 
 class FirstPage(torch.nn.Module):
     def forward(self, w, x):
+        ran_with.append(type(w).__name__)  # plain Python
         return (w + x) * (w + 1)
 
 
@@ -124,17 +134,45 @@ first_page = torch.export.export(FirstPage(), (torch.tensor(1.0), torch.tensor(2
 aten_ops = [str(n.target) for n in first_page.graph.nodes if n.op == "call_function"]
 print(aten_ops)
 print("ATen operations:", len(aten_ops))
+print("forward ran with:", ran_with)
 assert aten_ops == ["aten.add.Tensor", "aten.add.Tensor", "aten.mul.Tensor"]
+assert ran_with == ["FakeTensor"]
+
+# %%
+# ``export`` returns the *training IR*: in the small model's graph ``aten.linear`` is still one
+# operation. ``run_decompositions()`` lowers a program to the smaller *core ATen* operator set
+# that a backend or a runtime implements, where the linear layer is a transpose and a fused
+# multiply-add:
+with warnings.catch_warnings():  # torch's own pytree code warns
+    warnings.simplefilter("ignore", FutureWarning)
+    core = exported.run_decompositions()
+ops = {}
+for name, program in [("training IR", exported), ("core ATen", core)]:
+    ops[name] = [str(n.target) for n in program.graph.nodes if n.op == "call_function"]
+    print(sidebyside.wrap(f"{name}: {', '.join(ops[name])}", hang="  "))
+core_ops = ops["core ATen"]
+assert core_ops[:2] == ["aten.permute.default", "aten.addmm.default"]
+assert torch.equal(core.module()(x_torch), torch_y)
 
 # %%
 # ``torch.compile``: graphs captured on the fly
 # ---------------------------------------------
-# ``torch.compile`` captures graphs the first time the function runs and hands each one to a
-# *backend*, normally the Inductor compiler. A backend is just a function that receives the
-# captured graph; this one collects the graphs and runs them as they are, so nothing is
-# compiled and the example stays fast. It also counts how often a captured graph runs. Two calls
-# with the same shapes pass the graph's guards, so the second reuses it: ``graphs: 1``.
-# ``torch.compiler.reset()`` then forgets everything compiled, so each example starts clean.
+# ``torch.compile``'s front end, TorchDynamo, traces too, but at the level of Python bytecode:
+# at the first call it runs the function's bytecode symbolically, with fake tensors, puts the
+# tensor operations it meets into an FX graph, and *guards* the graph with checks on the inputs
+# (shapes, dtypes, Python values it read). It keeps the result with the function's code object,
+# and at every later call it checks the guards: if they pass, the graph runs without tracing
+# again; if not, it traces again (it *recompiles*). Where it meets Python it cannot put into a
+# graph, it does not give up as a tracer would: it *breaks* the graph there and lets Python run
+# that part, at every call (below). Those two, guards and graph breaks, are what set it apart
+# from ``tf.function``.
+#
+# Each graph goes to a *backend*, normally the Inductor compiler. A backend is just a function
+# that receives the captured graph; this one collects the graphs and runs them as they are, so
+# nothing is compiled and the example stays fast. It also counts how often a captured graph
+# runs. Two calls with the same shapes pass the graph's guards, so the second reuses it:
+# ``graphs: 1``. ``torch.compiler.reset()`` then forgets everything compiled, so each example
+# starts clean.
 graphs, graph_runs = [], []
 
 
@@ -161,73 +199,12 @@ try:
     print("graphs:", len(graphs))
     calls = [n.name for n in graphs[0].graph.nodes if n.op.startswith("call")]
     print("operations in it:", calls)
+    print("an FX GraphModule:",
+          isinstance(graphs[0], torch.fx.GraphModule))
 finally:
     torch.compiler.reset()  # forget compiled code: the next examples start clean
 assert len(graphs) == 1 and len(graph_runs) == 2
-
-# %%
-# Two contracts: a trace, or the bytecode at every call
-# -----------------------------------------------------
-# The same function in both frameworks, with a Python ``print`` between two tensor operations,
-# called three times. ``tf.function`` runs the Python once, with symbolic tensors, and keeps only
-# the graph: the ``print`` ran at the trace and never again (``traces: 1``). ``torch.compile`` keeps
-# Python's meaning at every call: it cannot put a ``print`` into a graph, so it breaks the graph
-# there (``graphs: 2``: one before the ``print``, one after) and Python runs the ``print``, with a
-# real tensor, on every call. With ``fullgraph=True`` a graph break is an error instead, and the
-# error says why.
-
-# %%
-# **TensorFlow (tf.function)**: the Python runs once, at the trace.
-
-
-@tf.function
-def noisy(x):
-    y = x * 2
-    print("Python ran, y is a", type(y).__name__)
-    return y + 1
-
-
-for _ in range(3):
-    y = noisy(tf.constant([1.0, 2.0]))
-traces = noisy.experimental_get_tracing_count()
-print("traces:", traces)
-tf_noisy_y = y
-
-# %%
-# **PyTorch (torch.compile)**: the Python runs every call.
-
-
-def noisy(x):
-    y = x * 2
-    print("Python ran, y is a", type(y).__name__)
-    return y + 1
-
-
-graphs.clear()
-compiled = torch.compile(noisy, backend=counting_backend)
-for _ in range(3):
-    y = compiled(torch.tensor([1.0, 2.0], device=torch_device))
-print("graphs:", len(graphs))
-for number, graph_module in enumerate(graphs, 1):
-    print(f"graph {number}:", call_names(graph_module))
-torch.compiler.reset()
-raised = False
-try:
-    torch.compile(
-        noisy, fullgraph=True, backend=counting_backend
-    )(y)
-except RuntimeError as error:  # torch._dynamo.exc.Unsupported
-    raised = True
-    reason = str(error).splitlines()[0]
-    print(f"fullgraph=True: {type(error).__name__}: {reason}")
-torch.compiler.reset()
-torch_noisy_y = y
-
-# %%
-# The same values; ``traces: 1`` against ``graphs: 2`` and a Python ``print`` at every call:
-sidebyside.assert_close(tf_noisy_y, torch_noisy_y, what="noisy(x)", device=torch_device)
-assert traces == 1 and raised
-assert [call_names(g) for g in graphs[:2]] == [["mul"], ["add"]]
+assert isinstance(graphs[0], torch.fx.GraphModule)
 
 # %%
 # A branch that depends on the data
@@ -368,261 +345,24 @@ for name, branch in graphs[0].named_children():
 assert len(graphs) == 1 and "cond" in call_names(graphs[0])
 for compiled_value, exported_value in zip(compiled_y, torch_cond_y, strict=True):
     assert torch.equal(compiled_value, exported_value)
-
-# %%
-# A loop over the sequence length
-# -------------------------------
-# An RNN-style loop, ``for t in range(x.shape[0])``, runs once per time step. A tracer sees the
-# length as a plain number and *unrolls* the loop: the graph has exactly that many steps. Both
-# frameworks trace at length 10 and then get a sequence of length 20. ``tf.function`` notices the
-# new shape and traces again (``traces: 2``). ``torch.jit.trace`` (TorchScript) does not check:
-# it silently runs the 10-step graph. This PyTorch deprecates TorchScript (the warning is printed
-# below); it is shown because its failure is instructive and because older code still uses it.
-w_np = (0.5 * rng.normal(size=(4, 4))).astype(np.float32)
-x10_np = rng.normal(size=(10, 4)).astype(np.float32)
-x20_np = rng.normal(size=(20, 4)).astype(np.float32)
-
-# %%
-# **TensorFlow (tf.function)**: one trace per length; right at both.
-w = tf.constant(w_np)
-x10 = tf.constant(x10_np)
-x20 = tf.constant(x20_np)
-
-
-def rnn_loop(x, w):
-    h = tf.zeros(w.shape[0])
-    for t in range(x.shape[0]):  # a Python loop: unrolled
-        h = tf.tanh(tf.linalg.matvec(w, h) + x[t])
-    return h
-
-
-graph_loop = tf.function(rnn_loop)
-y10, y20 = graph_loop(x10, w), graph_loop(x20, w)
-print("traces:", graph_loop.experimental_get_tracing_count())
-eager20 = rnn_loop(x20, w)
-print("right at 20 steps:", np.allclose(y20, eager20))
-tf_y20, tf_rnn_loop = y20, rnn_loop
-
-# %%
-# **PyTorch (torch.jit.trace)**: one trace; wrong at length 20.
-w = torch.from_numpy(w_np).to(torch_device)
-x10 = torch.from_numpy(x10_np).to(torch_device)
-x20 = torch.from_numpy(x20_np).to(torch_device)
-
-
-def rnn_loop(x, w):
-    h = torch.zeros(w.shape[0], device=w.device)
-    for t in range(x.shape[0]):  # a Python loop: unrolled
-        h = torch.tanh(w @ h + x[t])
-    return h
-
-
-# torch.jit is deprecated: record its warnings, print them below
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always")
-    graph_loop = torch.jit.trace(rnn_loop, (x10, w))
-y10, y20 = graph_loop(x10, w), graph_loop(x20, w)
-eager20, eager10 = rnn_loop(x20, w), rnn_loop(x20[:10], w)
-print("right at 20 steps:", torch.allclose(y20, eager20))
-print("it ran only 10:", torch.allclose(y20, eager10))
-warned = sorted({c.category.__name__ for c in caught})
-print("warnings while tracing:", warned)
-print(sidebyside.wrap(str(caught[0].message)))
-torch_y20, torch_rnn_loop = y20, rnn_loop
-
-# %%
-# Eager PyTorch and ``tf.function`` agree at 20 steps; the traced TorchScript graph does not:
-eager_y20 = torch_rnn_loop(x20, w)
-sidebyside.assert_close(tf_y20, eager_y20, what="20-step loop", device=torch_device)
-assert not torch.allclose(torch_y20, eager_y20)
-assert warned == ["DeprecationWarning"]  # no TracerWarning about the loop
-
-# %%
-# A new shape: capture again, or generalise
-# -----------------------------------------
-# Both frameworks check the shapes a graph was captured for. Feed the small model batches of 2, 3,
-# 4 and 5 rows and count new graphs per call. By default ``tf.function`` traces once per shape.
-# With ``reduce_retracing=True`` its second trace generalises the shape that changed to ``None``
-# and serves every batch after it: ``reduce_retracing=True: new traces [1, 1, 0, 0]``.
-# ``torch.compile`` has the same idea built in: its default, ``dynamic=None``, compiles the first
-# call for exact shapes, and when a size changes it recompiles with that dimension marked
-# *dynamic*, a symbolic size (*automatic dynamic shapes*):
-# ``dynamic=None: new graphs [1, 1, 0, 0]``.
-# ``dynamic=False`` specialises on every shape instead. (An ``input_signature`` with ``None``
-# makes a dimension dynamic from the very first trace; the next section uses one.)
-batches_np = [rng.normal(size=(n, 3)).astype(np.float32) for n in (2, 3, 4, 5)]
-
-# %%
-# **TensorFlow (tf.function)**: ``reduce_retracing=True`` generalises.
-captures = {}
-for reduce in (False, True):
-    step = tf.function(
-        small_tf.python_function, reduce_retracing=reduce
-    )
-    name = f"reduce_retracing={reduce}"
-    captures[name] = []
-    for x in batches_np:
-        before = step.experimental_get_tracing_count()
-        y = step(tf.constant(x))
-        after = step.experimental_get_tracing_count()
-        captures[name].append(after - before)
-    print(f"{name}: new traces {captures[name]}")
-general = step.get_concrete_function(tf.constant(x))
-print("the general graph's x:", general.inputs[0].shape)
-tf_y, tf_captures = y, captures
-
-# %%
-# **PyTorch (torch.compile)**: ``dynamic=None``, the default, too.
-captures = {}
-for dynamic in (False, None):
-    graphs.clear()
-    step = torch.compile(
-        small_torch, dynamic=dynamic, backend=counting_backend
-    )
-    name = f"dynamic={dynamic}"
-    captures[name] = []
-    for x in batches_np:
-        before = len(graphs)
-        y = step(torch.from_numpy(x).to(torch_device))
-        captures[name].append(len(graphs) - before)
-    print(f"{name}: new graphs {captures[name]}")
-    torch.compiler.reset()
-torch_y, torch_captures = y, captures
-
-# %%
-# The same answers, and the same pattern of captures:
-sidebyside.assert_close(tf_y, torch_y, what="small model, batch of 5", device=torch_device)
-assert tf_captures == {"reduce_retracing=False": [1] * 4, "reduce_retracing=True": [1, 1, 0, 0]}
-assert torch_captures == {"dynamic=False": [1] * 4, "dynamic=None": [1, 1, 0, 0]}
-assert tuple(general.inputs[0].shape) == (None, 3)
-
-# %%
-# One graph per length
-# --------------------
-# Now the RNN-style loop over lengths 1 to 8. Without a signature, ``tf.function`` traces once per
-# length: ``per length: new traces [1, 1, 1, 1, 1, 1, 1, 1]``. With an ``input_signature`` that
-# leaves the length as ``None`` and a loop over ``tf.range``, AutoGraph builds one graph with a
-# ``while`` loop inside, and it serves every length:
-# ``input_signature: new traces [1, 0, 0, 0, 0, 0, 0, 0]``.
-#
-# In ``torch.compile``, automatic dynamic shapes do not rescue the Python loop: ``range`` needs
-# the length as a Python ``int``, so Dynamo specialises on it and guards on the exact value. Every
-# length is a new graph until the recompile limit, which we set to 4 with
-# ``torch.compile(..., recompile_limit=4)`` to keep the page fast:
-# ``python loop: new graphs [1, 1, 1, 1, 0, 0, 0, 0]``. After the limit, a length with no graph
-# runs as plain eager Python, and no captured graph runs at all:
-# ``python loop: graph ran [1, 1, 1, 1, 0, 0, 0, 0]``. ``torch.while_loop`` (public, marked
-# prototype; its documentation still says it does not support training, yet an eager
-# ``backward()`` through it works in PyTorch 2.13, shown at the end of the PyTorch pane)
-# keeps the loop inside the graph, as ``tf.while_loop`` does: the
-# first length is compiled with exact shapes, the second marks the length dynamic, and that graph
-# serves every length after it: ``torch.while_loop: new graphs [1, 1, 0, 0, 0, 0, 0, 0]``.
-xs_np = [rng.normal(size=(n, 4)).astype(np.float32) for n in range(1, 9)]
-
-# %%
-# **TensorFlow (tf.function)**: a loop over ``tf.range`` serves all.
-xs, w = [tf.constant(x) for x in xs_np], tf.constant(w_np)
-per_length = tf.function(tf_rnn_loop)
-signature = [tf.TensorSpec((None, 4)), tf.TensorSpec((4, 4))]
-
-
-@tf.function(input_signature=signature)
-def any_length(x, w):
-    h = tf.zeros(4)
-    # AutoGraph: a while loop
-    for t in tf.range(tf.shape(x)[0]):
-        h = tf.tanh(tf.linalg.matvec(w, h) + x[t])
-    return h
-
-
-captures = {}
-for name, graph_loop in [("per length", per_length),
-                         ("input_signature", any_length)]:
-    captures[name] = []
-    for x in xs:
-        before = graph_loop.experimental_get_tracing_count()
-        y = graph_loop(x, w)
-        after = graph_loop.experimental_get_tracing_count()
-        captures[name].append(after - before)
-for name, counts in captures.items():
-    print(f"{name}: new traces {counts}")
-tf_y, tf_captures = y, captures
-
-# %%
-# **PyTorch (torch.compile)**: ``torch.while_loop`` serves all.
-xs = [torch.from_numpy(x).to(torch_device) for x in xs_np]
-w = torch.from_numpy(w_np).to(torch_device)
-
-
-def while_rnn_loop(x, w):
-    def cond_fn(t, h):
-        return t < x.shape[0]
-
-    def body_fn(t, h):
-        x_t = x.index_select(0, t.reshape(1))[0]
-        return t + 1, torch.tanh(w @ h + x_t)
-
-    t0 = torch.tensor(0, device=x.device)
-    h0 = torch.zeros(w.shape[0], device=w.device)
-    _, h = torch.while_loop(cond_fn, body_fn, (t0, h0))
-    return h
-
-
-captures, ran = {}, {}
-for name, loop in [("python loop", torch_rnn_loop),
-                   ("torch.while_loop", while_rnn_loop)]:
-    graphs.clear()
-    graph_loop = torch.compile(
-        loop, backend=counting_backend, recompile_limit=4
-    )
-    captures[name], ran[name] = [], []
-    for x in xs:
-        before, runs = len(graphs), len(graph_runs)
-        y = graph_loop(x, w)
-        captures[name].append(len(graphs) - before)
-        ran[name].append(len(graph_runs) - runs)
-    torch.compiler.reset()
-    print(f"{name}: new graphs {captures[name]}")
-    print(f"{name}: graph ran {ran[name]}")
-torch_y, torch_captures = y, captures
-# a gradient through torch.while_loop: h0 * 2 three times
-h0 = torch.ones(2, requires_grad=True, device=torch_device)
-_, h3 = torch.while_loop(
-    lambda t, h: t < 3, lambda t, h: (t + 1, h * 2),
-    (torch.tensor(0, device=torch_device), h0))
-h3.sum().backward()
-print("d sum(h3) / d h0:", h0.grad.tolist())
-assert h0.grad.tolist() == [8.0, 8.0]
-
-# %%
-# Whichever way they got there, the answers for the last length agree:
-sidebyside.assert_close(tf_y, torch_y, what="8-step loop", device=torch_device)
-assert tf_captures == {"per length": [1] * 8, "input_signature": [1] + [0] * 7}
-up_to_limit = [1, 1, 1, 1, 0, 0, 0, 0]
-assert torch_captures == {"python loop": up_to_limit, "torch.while_loop": [1, 1] + [0] * 6}
-assert ran == {"python loop": up_to_limit, "torch.while_loop": [1] * 8}
 sidebyside.parity_report()
 
 # %%
 # What to take away
 # -----------------
-# * PyTorch 2 captures graphs with ``torch.export`` (a self-contained program, like a
-#   ``ConcreteFunction``) and ``torch.compile`` (graphs captured on the fly for a compiler).
-#   ``torch.fx.symbolic_trace`` records a graph of proxies; TorchScript is deprecated.
-# * ``tf.function`` and ``torch.fx`` trace: the Python runs once. ``torch.compile`` (TorchDynamo)
-#   keeps Python's meaning at every call: guards decide when a graph can be reused, and what it
-#   cannot capture breaks the graph and runs in Python (``fullgraph=True`` makes that an error).
+# * PyTorch's graphs are ``torch.fx`` graphs. ``torch.export`` captures a self-contained program
+#   (like a ``ConcreteFunction``), by default by running the Python once with fake tensors, in
+#   the training IR (``run_decompositions()`` lowers it to core ATen). ``torch.compile`` captures
+#   graphs on the fly for a compiler. ``torch.fx.symbolic_trace`` is the older front end.
+# * ``tf.function`` and TorchDynamo both trace once and reuse the graph, but Dynamo guards each
+#   graph with checks on its inputs, and what it cannot capture breaks the graph and runs in
+#   Python at every call (``fullgraph=True`` makes that an error).
 # * A branch on a tensor's value needs both branches in the graph (``tf.cond``, or AutoGraph's
 #   rewrite of ``if``; ``torch.cond``), or ``torch.compile`` splits the graph at the branch.
-# * A new shape means a new graph, unless a dimension is made dynamic: ``reduce_retracing=True``
-#   or an ``input_signature`` with ``None`` in TensorFlow, ``dynamic=None`` (the default, after
-#   one recompile) or ``dynamic=True`` in ``torch.compile``.
-# * A Python loop over the length is unrolled into the graph, so every length needs its own;
-#   TorchScript's ``torch.jit.trace`` silently reuses the old graph and gives wrong answers. A
-#   loop *inside* the graph serves every length: ``tf.while_loop`` (AutoGraph's ``tf.range``
-#   loop) and ``torch.while_loop``.
+# * Next: :ref:`when a graph is rebuilt <sphx_glr_auto_examples_10_graphs_plot_50_retracing.py>`
+#   (new values, shapes, loops over a length, guards) and :ref:`graph breaks, side effects and the
+#   recompile limit <sphx_glr_auto_examples_10_graphs_plot_55_graph_breaks.py>`.
 #
-# References: ``torch.fx.symbolic_trace``, ``torch.export.export``, ``torch.cond``,
-# ``torch.while_loop``, ``torch.compile``, ``torch.compiler.reset``, ``torch.jit.trace``,
-# ``tf.function``, ``tf.function.experimental_get_tracing_count``, ``tf.cond``,
-# ``tf.TensorSpec``, ``tf.range``.
+# References: ``torch.fx.symbolic_trace``, ``torch.export.export`` (``strict``),
+# ``ExportedProgram.run_decompositions``, ``torch.cond``, ``torch.compile``,
+# ``torch.compiler.reset``, ``tf.function``, ``tf.cond``, ``tf.TensorSpec``.

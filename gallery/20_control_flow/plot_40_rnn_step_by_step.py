@@ -9,8 +9,8 @@ happen to have; in a TensorFlow graph one ``tf.while_loop``, built before any da
 exists and run for two different lengths. The same weights go into every version
 (PyTorch and Keras store them differently), and the results are checked against the
 ready-made layers ``nn.RNN`` and ``keras.layers.RNN``. Then we cut the loop into chunks
-for *truncated backpropagation through time* and show that the gradient of one chunk's
-loss stops at the chunk boundary.
+for *truncated backpropagation through time*, show that the gradient of one chunk's
+loss stops at the chunk boundary, and train chunk by chunk, one SGD step each.
 """
 
 # %%
@@ -18,7 +18,6 @@ loss stops at the chunk boundary.
 # -----
 # Both frameworks, NumPy for the shared weights and inputs, the helpers of this site,
 # and one seed for everything.
-
 import numpy as np
 import tensorflow as tf
 import torch
@@ -105,7 +104,6 @@ for name, weight in cell.named_parameters():
 #
 # PyTorch: a plain ``for`` loop over the time steps calls the cell as often as the
 # tensor is long, and autograd records one more step of graph each time round.
-
 
 # %%
 # **TensorFlow (graph)**: one ``tf.while_loop``, fed both lengths.
@@ -204,7 +202,6 @@ assert loop_ops == ["StatelessWhile"]
 # call, its loop in C++, the same four weights under the names ``weight_ih_l0`` and so
 # on.
 
-
 # %%
 # **TensorFlow (tf.function)**: the Keras layer, traced once.
 @tf.function(input_signature=[
@@ -246,9 +243,8 @@ for length in lengths:
 # For both lengths: the graph's ``tf.while_loop`` against the ``nn.RNNCell`` loop, the
 # Keras layer against ``nn.RNN``, and, within PyTorch, the hand-written loop against
 # ``nn.RNN``. The same weights give the same states, whichever way the loop was written.
-same = dict(rtol=1e-5, atol=1e-6)  # float32 tolerances (looser on a GPU), as the site's
-if torch_device != "cpu":
-    same = dict(rtol=1e-3, atol=1e-5)
+# the site's float32 tolerances (looser on a GPU), the ones sidebyside.assert_close uses
+same = sidebyside.parity.TOLERANCES["cuda" if torch_device == "cuda" else "cpu"]
 for length in lengths:
     graph_states, graph_h = tf_results[length]
     loop_states, loop_h = torch_results[length]
@@ -284,7 +280,6 @@ sidebyside.parity_report()
 CHUNK = 5
 x_np = rng.normal(size=(BATCH, 2 * CHUNK, FEATURES)).astype(np.float32)
 y_np = rng.uniform(-0.5, 0.5, size=(BATCH, 2 * CHUNK, HIDDEN)).astype(np.float32)
-
 
 # %%
 # **TensorFlow (graph)**: ``tf.stop_gradient`` on the carried state.
@@ -365,8 +360,7 @@ print("chunk 1's gradient: exactly 0 with the cut, nowhere 0 without, in both")
 # **TensorFlow (tf.GradientTape)**: a stateful layer carries the state.
 with tf.device(tf_device):
     stateful = tf.keras.layers.SimpleRNN(
-        HIDDEN, return_sequences=True, stateful=True
-    )
+        HIDDEN, return_sequences=True, stateful=True)
     stateful.build(x_np.shape)
     stateful.set_weights(keras_rnn.get_weights())
     x1 = tf.constant(x_np[:, :CHUNK])
@@ -376,8 +370,7 @@ with tf.device(tf_device):
         tape.watch([x1, x2])
         states1 = stateful(x1)  # starts from zeros
         states2 = stateful(x2)  # starts where chunk 1 ended
-        error = states2 - y_np[:, CHUNK:]
-        loss2 = tf.reduce_mean(tf.square(error))
+        loss2 = tf.reduce_mean((states2 - y_np[:, CHUNK:]) ** 2)
     w_hh = stateful.cell.recurrent_kernel
     dx1, dx2, dw_hh = tape.gradient(loss2, [x1, x2, w_hh])
 print("dloss2/dx1:", dx1)
@@ -392,8 +385,7 @@ x1.requires_grad_(), x2.requires_grad_()
 states1, h = rnn(x1)  # starts from zeros
 h = h.detach()  # keep the value, cut the graph
 states2, h = rnn(x2, h)  # starts where chunk 1 ended
-error = states2 - y[:, CHUNK:]
-loss2 = torch.mean(error**2)
+loss2 = torch.mean((states2 - y[:, CHUNK:]) ** 2)
 show_error(RuntimeError, torch.autograd.grad, loss2, [x1],
            retain_graph=True)
 dx1, dx2, dw_hh = torch.autograd.grad(
@@ -404,12 +396,67 @@ print("dloss2/dx2:", tuple(dx2.shape))
 stateful_torch = (dx1, dx2, dw_hh)
 
 # %%
+# One optimizer step per chunk
+# ----------------------------
+# Training proper: for each chunk, a forward pass from the carried state, the chunk's loss, its
+# gradient and one SGD step, which changes the weights in place. In TensorFlow each chunk gets its
+# own ``tf.GradientTape``, which records only what runs inside it: the state carried in from the
+# chunk before is a constant to it, so there is nothing to cut. A PyTorch tensor carries its graph
+# along, and ``backward()`` on chunk 1's loss freed what that graph saved: without ``detach()``,
+# chunk 2's ``backward()`` reaches into chunk 1 and raises an error. Its full message suggests
+# ``retain_graph=True``, which only leads to the next error: ``step()`` has changed the weights
+# that chunk 1's graph saved.
+LR, chunks = 0.5, [slice(0, CHUNK), slice(CHUNK, 2 * CHUNK)]
+
+# %%
+# **TensorFlow (tf.GradientTape)**: one tape per chunk, no cut needed.
+with tf.device(tf_device):
+    w = {k: tf.Variable(v) for k, v in init.items()}
+    sgd = tf.keras.optimizers.SGD(LR)
+    h = tf.zeros((BATCH, HIDDEN))
+    tf_losses = []
+    for chunk in chunks:
+        with tf.GradientTape() as tape:  # this chunk only
+            out, h = while_loop_rnn(x_np[:, chunk], h, w)
+            loss = tf.reduce_mean((out - y_np[:, chunk]) ** 2)
+        grads = tape.gradient(loss, list(w.values()))
+        sgd.apply_gradients(zip(grads, w.values(), strict=True))
+        tf_losses.append(loss.numpy())
+print("chunk losses:", np.round(tf_losses, 4))
+
+# %%
+# **PyTorch (eager)**: ``detach()`` between chunks, or an error.
+def train_chunks(detach, retain_graph=False):
+    model = torch.nn.RNNCell(FEATURES, HIDDEN).to(torch_device)
+    model.load_state_dict(cell.state_dict())  # the same start
+    sgd = torch.optim.SGD(model.parameters(), lr=LR)
+    h = torch.zeros(BATCH, HIDDEN, device=torch_device)
+    losses = []
+    for chunk in chunks:
+        out, h = for_loop_rnn(x[:, chunk], h, model)
+        loss = torch.mean((out - y[:, chunk]) ** 2)
+        sgd.zero_grad()
+        loss.backward(retain_graph=retain_graph)
+        sgd.step()  # changes the weights in place
+        losses.append(loss.item())
+        h = h.detach() if detach else h  # cut the graph, or not
+    return model, losses
+
+
+x = torch.from_numpy(x_np).to(torch_device)
+show_error(RuntimeError, train_chunks, False, cut=" (")
+show_error(RuntimeError, train_chunks, False, True, cut=":")
+trained, torch_losses = train_chunks(True)
+print("chunk losses:", np.round(torch_losses, 4))
+
+# %%
 # They agree, cut and uncut
 # -------------------------
 # The truncated gradients from the graph, from the stateful Keras layer and from PyTorch
 # agree, for the inputs and for the recurrent weights (PyTorch's ``weight_hh`` is the
 # transpose of ``W_hh``); so do the full gradients. The cut changes the gradient of the
 # recurrent weights as well: without it, they also collect the first five steps' share.
+# Training chunk by chunk gives the same losses and, after its two steps, the same weights.
 assert stateful_tf[0] is None and stateful_torch[0] is None  # chunk 1: not in the graph
 checks = {}
 for how in ("cut", "full"):
@@ -418,11 +465,14 @@ for how in ("cut", "full"):
     checks[f"dloss2/dW_hh, {how}, graph vs loop"] = (tf_w, torch_w.T)
 checks["dloss2/dx2, stateful Keras vs detach"] = (stateful_tf[1], stateful_torch[1])
 checks["dloss2/dW_hh, stateful Keras vs detach"] = (stateful_tf[2], stateful_torch[2].T)
+checks["losses, a step per chunk"] = (tf_losses, torch_losses)
+checks["W_hh after the steps"] = (w["W_hh"], trained.weight_hh.T)
 for what, (tf_value, torch_value) in checks.items():
     sidebyside.assert_close(tf_value, torch_value, what=what, device=torch_device)
 # within TensorFlow: stop_gradient in the graph against the stateful Keras layer
 np.testing.assert_allclose(stateful_tf[2], tf_grads["cut"][1], **same)
 assert not np.allclose(tf_grads["cut"][1], tf_grads["full"][1], rtol=1e-3)
+assert not np.allclose(w["W_hh"], init["W_hh"], rtol=1e-3)  # the steps changed it
 sidebyside.parity_report()
 
 # %%
@@ -436,7 +486,9 @@ sidebyside.parity_report()
 #   ``weight_ih`` transposed, and the Keras bias is PyTorch's ``bias_ih + bias_hh``.
 # * Truncated backpropagation through time carries the state's value across chunks and
 #   cuts its gradient: ``h.detach()`` in PyTorch, ``tf.stop_gradient(h)`` or a stateful
-#   Keras layer in TensorFlow. A chunk's loss then reaches back exactly one chunk.
+#   Keras layer in TensorFlow. A chunk's loss then reaches back exactly one chunk. With one
+#   ``tf.GradientTape`` per chunk there is nothing to cut; in PyTorch, without ``detach()``,
+#   chunk 2's ``backward()`` fails, as chunk 1's graph was freed.
 # * Next: sequences of different lengths in one batch, on :ref:`the padded batches page
 #   <sphx_glr_auto_examples_20_control_flow_plot_50_padded_batches.py>`.
 #

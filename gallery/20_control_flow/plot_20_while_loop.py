@@ -234,6 +234,94 @@ print("Mul ops:", unrolled_ops.count("Mul"))
 assert unrolled_ops.count("Mul") == 3 and "StatelessWhile" not in unrolled_ops
 
 # %%
+# Every step kept for the backward pass
+# -------------------------------------
+# One loop operation does not mean that memory stays the same whatever the length. The gradient of
+# ``x * w`` with respect to ``w`` needs the ``x`` of every step. PyTorch's record keeps them: each
+# ``MulBackward0`` saves the ``x`` it multiplied. TensorFlow keeps them too, which is why the
+# traced graph above ends with an ``EmptyTensorList``: because ``grow`` ran while a tape was
+# recording, TensorFlow rewrote the loop so that its body pushes ``x`` onto that list at every step
+# (``TensorListPushBack``), for the backward loop to take off again. The loop body is a function in
+# the graph's library, so we count the op there, and in the same loop traced without a tape. The
+# TF1 graph from the top was rewritten the same way by ``tf.compat.v1.gradients``: its forward loop
+# now also returns the list, and ``TensorListLength`` says how long it is after each run. In
+# PyTorch, a pack hook of ``saved_tensors_hooks`` sees every tensor saved.
+
+
+# %%
+# **TensorFlow (tf.function, graph)**: a list that gets one ``x`` a step.
+def library_ops(graph):
+    """Op types inside the graph's functions (loop bodies)."""
+    functions = graph.as_graph_def().library.function
+    return [n.op for f in functions for n in f.node_def]
+
+
+@tf.function
+def untaped(x, w):  # the same loop, never run under a tape
+    while tf.reduce_sum(x) < LIMIT:
+        x = x * w
+    return x
+
+
+loops = {
+    "grow, under a tape": concrete.graph,
+    "untaped": untaped.get_concrete_function(x0, w).graph,
+}
+print("TensorListPushBack in the loop body:")
+pushes = {}
+for name, traced in loops.items():
+    ops = library_ops(traced)
+    pushes[name] = ops.count("TensorListPushBack")
+    print(f"  {name}: {pushes[name]}")
+assert pushes == {"grow, under a tape": 1, "untaped": 0}
+assert "EmptyTensorList" in traced_ops
+
+forward_loop = next(op for op in graph.get_operations()
+                    if op.type == "StatelessWhile")
+(xs,) = [t for t in forward_loop.outputs
+         if t.dtype == tf.variant]  # the list of x
+with graph.as_default():
+    length = tf.raw_ops.TensorListLength(input_handle=xs)
+x0_in = graph.get_tensor_by_name("x0:0")  # the placeholders
+w_in = graph.get_tensor_by_name("w:0")
+tf_kept = {}
+with tf.compat.v1.Session(graph=graph) as session:
+    for name, x0_np in inputs.items():
+        kept = session.run(length, {x0_in: x0_np, w_in: w_np})
+        tf_kept[name] = kept
+        print(f"TF1 graph, {name}: the list holds {kept} x")
+
+# %%
+# **PyTorch (eager)**: one saved ``x`` a step.
+saved = []
+
+
+def pack(tensor):
+    saved.append(tensor)
+    return tensor
+
+
+hooks = torch.autograd.graph.saved_tensors_hooks
+torch_kept = {}
+for name, x0_np in inputs.items():
+    x0 = torch.from_numpy(x0_np).to(torch_device)
+    w = torch.tensor(w_np, device=torch_device).requires_grad_()
+    saved.clear()
+    with hooks(pack, lambda t: t):
+        steps, x = grow(x0, w)
+    n_x = sum(t.shape == x0.shape for t in saved)
+    torch_kept[name] = n_x
+    print(f"{name}: {steps} steps, {n_x} x saved",
+          f"({len(saved)} tensors with w)")
+saved.clear()
+
+# %%
+# The list holds one ``x`` per step taken, 9 or 3, and PyTorch saved as many: training memory
+# grows with the number of steps in TensorFlow as in PyTorch. (PyTorch also saves ``w`` at every
+# step but the first, without copying it; TensorFlow's loop takes ``w`` in once and pushes only
+# ``x``.) One loop operation keeps the graph small whatever the length, not the memory of training.
+
+# %%
 # They agree
 # ----------
 # Steps, values and gradients: the graph loop, the traced loop, PyTorch, and the closed form.
@@ -251,6 +339,7 @@ for name in inputs:
         sidebyside.assert_close(
             dw_expected, dy_dw, what=f"dy/dw for {name} (closed form vs {label})"
         )
+    assert tf_kept[name] == torch_kept[name] == n, f"{name}: x kept for backward"
     sidebyside.assert_close(
         tf_results[name][2], torch_results[name][2], what=f"dy/dw for {name} (TF1 vs PyTorch)"
     )
@@ -271,6 +360,10 @@ sidebyside.parity_report()
 #   record it kept. Both match ``n * sum(x0) * w ** (n - 1)``.
 # * Inside ``tf.function``, AutoGraph turns a ``while`` on a tensor into ``tf.while_loop``; a
 #   ``while`` on a Python value is unrolled while tracing.
+# * One loop operation is a graph of constant size, not constant memory: for the gradient,
+#   TensorFlow's loop pushes every step's ``x`` onto a list, as PyTorch's record saves it, so
+#   training memory grows with the number of steps in both.
 #
 # References: ``tf.while_loop``, ``tf.compat.v1.gradients``, ``tf.function``,
-# ``tf.GradientTape``, ``torch.Tensor.backward``, ``torch.autograd.grad``.
+# ``tf.GradientTape``, ``tf.raw_ops.TensorListLength``, ``torch.Tensor.backward``,
+# ``torch.autograd.grad``, ``torch.autograd.graph.saved_tensors_hooks``.

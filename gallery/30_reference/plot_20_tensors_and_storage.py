@@ -8,9 +8,9 @@ the same storage. Transposing, slicing and most reshaping make such *views* with
 copying, and writing through a view changes every tensor that shares the storage. A
 TensorFlow tensor is a value: it never changes, the only thing that does is a
 ``tf.Variable``, and how TensorFlow stores it is its own business. We look at strides
-and views, at ``view`` against ``reshape``, at in-place writes and aliasing, and at
-which conversions to and from NumPy share memory and which copy. Every claim about
-sharing is shown by writing to one side and printing the other.
+and views, at ``view`` against ``reshape``, at channels-last layouts, at in-place writes
+and aliasing, and at which conversions to and from NumPy share memory and which copy.
+Every claim about sharing is shown by writing to one side and printing the other.
 """
 
 # %%
@@ -25,9 +25,11 @@ import numpy as np
 import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
 import torch
+import torch.nn.functional as F
 
 import sidebyside
 from sidebyside import show_error
+from sidebyside.device import tf_onednn_enabled
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
@@ -159,6 +161,62 @@ assert not same_storage(flat_t, x) and not same_storage(c, x)
 assert x[0, 0] == 100.0 and x[1, 0] == 4.0
 
 # %%
+# Channels last is a default, not a rule
+# --------------------------------------
+# A batch of images has four axes: batch, channels, height, width. TensorFlow's convolutions
+# read them as ``(N, H, W, C)`` unless told otherwise, and Keras's ``image_data_format()`` is
+# ``"channels_last"``. ``tf.nn.conv2d`` also takes ``data_format="NCHW"``, but whether it can
+# run that depends on the machine: a GPU can, and so can a CPU where TensorFlow's oneDNN ops
+# are on; with them off the CPU kernel refuses. The page shows this machine's case. PyTorch's
+# convolutions always take the shape ``(N, C, H, W)``; how the numbers lie in memory is a
+# separate matter. ``memory_format=torch.channels_last`` keeps the shape and changes the
+# strides so that the channels of one pixel sit next to each other, as in NHWC: the values are
+# the same, and a convolution of it returns its result in the same format.
+
+# %%
+# **TensorFlow (eager)**: NHWC by default; NCHW where a kernel exists.
+with tf.device(tf_device):
+    nchw = tf.reshape(tf.range(48.0), (1, 3, 4, 4))
+    nhwc = tf.transpose(nchw, (0, 2, 3, 1))
+    kernel = tf.ones((3, 3, 3, 2))  # (H, W, in, out) either way
+    out = tf.nn.conv2d(nhwc, kernel, 1, "VALID")
+print("Keras's default:", tf.keras.config.image_data_format())
+print("NHWC in", nhwc.shape, "out", out.shape)
+on_cpu = tf_device == "/CPU:0"
+onednn = "on" if tf_onednn_enabled() else "off"
+where = f"CPU, oneDNN {onednn}" if on_cpu else "GPU"
+print(f"On this machine ({where}):")
+try:
+    with tf.device(tf_device):
+        out_nchw = tf.nn.conv2d(nchw, kernel, 1, "VALID",
+                                data_format="NCHW")
+    print("  NCHW in", nchw.shape, "out", out_nchw.shape)
+    assert not on_cpu or onednn == "on"
+    back = tf.transpose(out_nchw, (0, 2, 3, 1))  # to NHWC
+    assert np.array_equal(back, out)
+except tf.errors.UnimplementedError as error:
+    why = error.message.split("}} ")[-1].split(" [Op")[0]
+    print(sidebyside.wrap(f"UnimplementedError: {why}",
+                          "  ", "  "))
+    assert on_cpu and onednn == "off"
+tf_conv = out
+
+# %%
+# **PyTorch (eager)**: NCHW shapes; ``channels_last`` changes strides.
+nchw = torch.arange(48.0, device=torch_device).view(1, 3, 4, 4)
+kernel = torch.ones(2, 3, 3, 3, device=torch_device)  # OIHW
+last = nchw.to(memory_format=torch.channels_last)
+for name, x in ("contiguous", nchw), ("channels_last", last):
+    print(f"{name:<14}", tuple(x.shape), "strides", x.stride())
+out = F.conv2d(last, kernel)
+keeps = out.is_contiguous(memory_format=torch.channels_last)
+print("same values:", torch.equal(last, nchw),
+      " conv keeps channels_last:", keeps)
+assert last.stride() == (48, 1, 12, 3) and keeps
+assert torch.equal(last, nchw) and not same_storage(last, nchw)
+torch_conv = out.permute(0, 2, 3, 1)  # NHWC, as TensorFlow's
+
+# %%
 # In-place changes and aliasing
 # -----------------------------
 # In PyTorch, ``x += 1``, ``x[0] = ...`` and the in-place arithmetic methods (``add_``,
@@ -247,7 +305,10 @@ show_error(RuntimeError, b.sum().backward, cut=" Hint:")
 # What shares memory with NumPy
 # -----------------------------
 # On the CPU, ``torch.from_numpy(a)`` and ``tensor.numpy()`` share memory with the NumPy
-# array both ways, as does ``torch.as_tensor(a)``; ``torch.tensor(a)`` copies. In
+# array both ways, as does ``torch.as_tensor(a)``; ``torch.tensor(a)`` copies.
+# ``torch.as_tensor`` shares only when it needs to change nothing: asked for another dtype
+# (``dtype=torch.float64`` for a float32 array) or another device (``device="cuda"``), it
+# copies. In
 # TensorFlow 2.21, ``tf.constant(a)`` and ``tf.convert_to_tensor(a)`` copy the array,
 # and ``tensor.numpy()`` returns a writable copy: NumPy arrays can change and TensorFlow
 # tensors must not, so TensorFlow copies (its documentation of ``numpy()`` says so). A
@@ -291,7 +352,10 @@ tf_copy = t
 a = np.zeros(3, np.float32)
 t = torch.from_numpy(a)  # shares a's memory
 c = torch.as_tensor(a)  # shares too
+d = torch.as_tensor(a, dtype=torch.float64)  # a copy
 copy = torch.tensor(a)  # copies a
+print("as_tensor shares a's memory:", np.shares_memory(a, c),
+      " as float64:", np.shares_memory(a, d))
 a[0] = 1.0
 print("t after a[0] = 1:  ", t.numpy())
 print("c after a[0] = 1:  ", c.numpy())
@@ -302,7 +366,13 @@ t.add_(10.0)
 print("a after t.add_(10):", a)
 print("copy after all that:", copy.numpy())
 assert a.tolist() == b.tolist() == c.tolist() == [11, 12, 10]
-assert not copy.any()
+assert not copy.any() and not d.any()
+if torch_device == "cuda":  # another device: always a copy
+    g = torch.as_tensor(a, device=torch_device)
+    g.zero_()
+    print("On this machine (CUDA):")
+    print("  a after as_tensor(a, device='cuda').zero_():", a)
+    assert a.tolist() == [11, 12, 10]
 torch_copy = copy
 
 # %%
@@ -346,6 +416,7 @@ sidebyside.assert_close(tf_s, torch_s, what="slice x[1:, 2:]")
 sidebyside.assert_close(tf_flat_t, torch_flat_t, what="transposed, then flattened")
 sidebyside.assert_close(tf_row, torch_row, what="row 0 after the writes")
 sidebyside.assert_close(tf_copy, torch_copy, what="copy of a NumPy array")
+sidebyside.assert_close(tf_conv, torch_conv, what="convolution, NHWC", device=torch_device)
 sidebyside.parity_report()
 
 # %%
@@ -357,6 +428,9 @@ sidebyside.parity_report()
 #   share.
 # * ``view`` never copies and refuses instead; ``reshape`` copies when it must;
 #   ``contiguous()`` copies only if the tensor is not contiguous already.
+# * Channels last is a default on both sides: TensorFlow's convolutions take NHWC unless
+#   given ``data_format="NCHW"`` (run on a GPU, or a CPU with oneDNN on); PyTorch's take NCHW
+#   shapes, and ``torch.channels_last`` changes the strides, not the shape.
 # * In-place operations (``x += 1``, ``x[i] = ...``, ``add_``) reach every alias and
 #   view; ``x = x + 1`` does not. Autograd refuses a backward pass through a tensor that
 #   was changed after it was saved.
@@ -365,14 +439,16 @@ sidebyside.parity_report()
 #   relatives (``assign_add``, sliced ``assign``). ``tf.reshape`` and ``tf.transpose``
 #   return new tensors (``tf.reshape`` may reuse the buffer; that is safe because nobody
 #   writes).
-# * With NumPy on the CPU, PyTorch shares (``from_numpy``, ``numpy()``, ``as_tensor``)
-#   and TensorFlow copies (``tf.constant``, ``tf.convert_to_tensor``, ``numpy()``,
-#   ``tnp.asarray``); ``np.asarray(tf_tensor)`` is a read-only view without a copy.
+# * With NumPy on the CPU, PyTorch shares (``from_numpy``, ``numpy()``, and ``as_tensor``
+#   when dtype and device stay the same) and TensorFlow copies (``tf.constant``,
+#   ``tf.convert_to_tensor``, ``numpy()``, ``tnp.asarray``); ``np.asarray(tf_tensor)`` is a
+#   read-only view without a copy.
 #
 # References: ``torch.Tensor.stride``, ``torch.Tensor.storage_offset``,
 # ``torch.Tensor.untyped_storage``, ``torch.Tensor.view``, ``torch.Tensor.reshape``,
 # ``torch.Tensor.contiguous``, ``torch.Tensor.is_contiguous``, ``torch.Tensor.t``,
 # ``torch.from_numpy``, ``torch.Tensor.numpy``, ``torch.as_tensor``, ``torch.tensor``,
-# ``torch.from_dlpack``, ``tf.reshape``, ``tf.transpose``, ``tf.Variable.assign``,
+# ``torch.from_dlpack``, ``torch.channels_last``, ``torch.nn.functional.conv2d``,
+# ``tf.nn.conv2d``, ``tf.reshape``, ``tf.transpose``, ``tf.Variable.assign``,
 # ``tf.Variable.assign_add``, ``tf.constant``, ``tf.convert_to_tensor``,
 # ``tf.Tensor.numpy``, ``tf.experimental.numpy``.

@@ -2,15 +2,13 @@
 Batches of different lengths
 ============================
 
-Real sequences do not come in one length, but a batch is one tensor. The usual answer is
-to *pad* the short sequences to the length of the longest and carry a *mask* that says
-which time steps are real. Here four sequences of 6, 2, 4 and 3 steps go through a GRU
-in one batch: in a TensorFlow graph whose batch *and* time dimensions are both ``None``,
-in Keras with masking, and in PyTorch with ``pack_padded_sequence``, which skips the
-padding altogether. We check that the padding changes nothing (not the loss, not the
-gradients, not even when it is filled with garbage) by comparing with each sequence run
-alone, and that both frameworks agree. The last section measures what padding costs
-against packing as the lengths spread apart.
+Real sequences do not come in one length, but a batch is one tensor: the short ones are
+*padded* to the length of the longest, and a *mask* says which time steps are real. Four
+sequences of 6, 2, 4 and 3 steps go through one GRU, first without a mask, which goes
+wrong, then masked in a TensorFlow graph whose batch *and* time dimensions are both
+``None`` and in Keras, and packed in PyTorch. With the mask, finite garbage in the padding
+changes nothing, but a ``nan`` there makes TensorFlow's gradients ``nan``: we show why,
+and the fix.
 """
 
 # %%
@@ -18,9 +16,6 @@ against packing as the lengths spread apart.
 # -----
 # Both frameworks, NumPy for the shared weights and data, PyTorch's packing helpers, the
 # helpers of this site, and one seed for everything.
-import re
-
-import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
 import torch
@@ -28,7 +23,6 @@ from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 import sidebyside
 from sidebyside.parity import to_numpy
-from sidebyside.timing import Timing
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
@@ -45,6 +39,9 @@ sidebyside.provenance()
 # steps; the mask marks the real steps. A second copy of the batch has *garbage*
 # (numbers around 1000) in place of the zeros: a correct model must not notice the
 # difference.
+#
+# A third copy holds ``nan`` in the padding, as missing values often do; it goes where
+# the garbage goes, and a section near the end shows what it does.
 FEATURES, HIDDEN = 2, 3
 lengths = [6, 2, 4, 3]
 rng = np.random.default_rng(0)
@@ -58,54 +55,40 @@ for row, sequence in enumerate(sequences):
 mask = np.arange(max_len)[None, :] < np.array(lengths)[:, None]  # (batch, time)
 x_garbage = x_padded.copy()
 x_garbage[~mask] = rng.normal(1000.0, 100.0, size=(np.sum(~mask), FEATURES))
+x_nan = x_padded.copy()
+x_nan[~mask] = np.nan
 print("padded batch:", x_padded.shape)
 print("mask (1 = a real time step):")
 print(mask.astype(int))
 
 # %%
-# One GRU, two layouts
-# --------------------
-# A GRU has three gates, each with its own input weights, recurrent weights and two
-# biases: reset ``r``, update ``z`` and the new candidate state ``n``. We draw them once
-# per gate, in NumPy. Both frameworks stack the three gates into one matrix, but in a
-# different order, and transposed: Keras's ``kernel`` is ``(features, 3 * hidden)`` with
-# the gates in the order ``z, r, n``; PyTorch's ``weight_ih_l0`` is ``(3 * hidden,
-# features)`` in the order ``r, z, n``. Keras's GRU (with ``reset_after=True``, the
-# default) has both biases, stacked into one ``(2, 3 * hidden)`` array, and applies the
-# reset gate after the recurrent matrix product, exactly as PyTorch does: ``n = tanh(x
-# W_in + b_in + r * (h W_hn + b_hn))``.
-bound = 1 / np.sqrt(HIDDEN)  # PyTorch's default range for GRU weights
+# One GRU in both frameworks
+# --------------------------
+# Both frameworks get the same weights: the ones ``nn.GRU`` draws (seeded above), as
+# NumPy arrays. Each array stacks the three gates of the GRU (reset ``r``, update ``z``,
+# new state ``n``); Keras stacks them in another order, and transposed. ``keras_layout``
+# rearranges PyTorch's arrays, or their gradients, into Keras's, as :ref:`the appendix
+# on the gate order <sphx_glr_auto_examples_20_control_flow_plot_55_gru_gate_order.py>`
+# explains and checks.
+torch_weights = {name: p.detach().numpy().copy() for name, p
+                 in torch.nn.GRU(FEATURES, HIDDEN).named_parameters()}
 
 
-def uniform(*shape):
-    return rng.uniform(-bound, bound, size=shape).astype(np.float32)
+def keras_layout(weight_ih, weight_hh, bias_ih, bias_hh):
+    """PyTorch's GRU weights (or their gradients) as Keras's three arrays."""
+    def z_r_n(a):  # PyTorch stacks the gates r, z, n along the first axis
+        r, z, n = np.split(to_numpy(a), 3)
+        return np.concatenate([z, r, n])
+
+    kernel, recurrent_kernel = z_r_n(weight_ih).T, z_r_n(weight_hh).T
+    return [kernel, recurrent_kernel, np.stack([z_r_n(bias_ih), z_r_n(bias_hh)])]
 
 
-gates = {
-    gate: {
-        "W_ih": uniform(FEATURES, HIDDEN),
-        "W_hh": uniform(HIDDEN, HIDDEN),
-        "b_ih": uniform(HIDDEN),
-        "b_hh": uniform(HIDDEN),
-    }
-    for gate in ("r", "z", "n")
-}
-
-
-def stacked(name, order):
-    """One weight of all three gates, side by side, in ``order``."""
-    return np.concatenate([gates[gate][name] for gate in order], axis=-1)
-
+keras_weights = dict(zip(("kernel", "recurrent_kernel", "bias"),
+                         keras_layout(*torch_weights.values()), strict=True))
 
 # %%
 # **TensorFlow (Keras)**: gates ``z, r, n``; ``kernel`` is ``(F, 3H)``.
-order = ("z", "r", "n")
-keras_weights = {
-    "kernel": stacked("W_ih", order),
-    "recurrent_kernel": stacked("W_hh", order),
-    "bias": np.stack([stacked("b_ih", order),
-                      stacked("b_hh", order)]),
-}
 with tf.device(tf_device):
     keras_gru = tf.keras.layers.GRU(
         HIDDEN, return_sequences=True, return_state=True
@@ -118,13 +101,6 @@ for weight in keras_gru.weights:
 
 # %%
 # **PyTorch (eager)**: gates ``r, z, n``; ``weight_ih_l0`` is ``(3H, F)``.
-order = ("r", "z", "n")
-torch_weights = {
-    "weight_ih_l0": stacked("W_ih", order).T,
-    "weight_hh_l0": stacked("W_hh", order).T,
-    "bias_ih_l0": stacked("b_ih", order),
-    "bias_hh_l0": stacked("b_hh", order),
-}
 torch_gru = torch.nn.GRU(FEATURES, HIDDEN, batch_first=True)
 torch_gru = torch_gru.to(torch_device)
 with torch.no_grad():
@@ -132,6 +108,40 @@ with torch.no_grad():
         parameter.copy_(torch.from_numpy(torch_weights[name]))
 for name, parameter in torch_gru.named_parameters():
     print(f"{name:<17}{tuple(parameter.shape)}")
+
+# %%
+# Without the mask
+# ----------------
+# What goes wrong without a mask or packing: the GRU keeps running through the padding,
+# and the "last" state of a short sequence is the state after its padding. With zeros as
+# padding the loss is off; with garbage, more so. (A loss taken per time step, over the
+# real steps only, would survive right-padding in a one-directional RNN, since no real
+# step comes after the padding; anything that reads the final state, or runs backwards,
+# does not.)
+#
+# Below, the same four sequences give two losses: the loss depends on what sits in the
+# padding, so one of them at least is wrong. Both are, as the sequences run alone show.
+
+# %%
+# **TensorFlow (Keras)**: no ``Masking``, no ``mask=``.
+unmasked_tf = {}
+for name, x_np in (("zeros", x_padded), ("garbage", x_garbage)):
+    with tf.device(tf_device):
+        _, h_last = keras_gru(x_np)
+    error = h_last - targets
+    unmasked_tf[name] = tf.reduce_sum(tf.square(error))
+    print(f"{name}: loss {unmasked_tf[name].numpy():.6f}")
+
+# %%
+# **PyTorch (eager)**: the padded tensor, not packed.
+unmasked_torch = {}
+y = torch.from_numpy(targets).to(torch_device)
+for name, x_np in (("zeros", x_padded), ("garbage", x_garbage)):
+    x = torch.from_numpy(x_np).to(torch_device)
+    with torch.no_grad():
+        _, h_n = torch_gru(x)
+    unmasked_torch[name] = torch.sum((h_n[0] - y) ** 2)
+    print(f"{name}: loss {unmasked_torch[name].item():.6f}")
 
 # %%
 # Where the mask comes from
@@ -167,52 +177,6 @@ print(torch_mask.int().numpy())
 assert np.array_equal(torch_mask.numpy(), keras_mask.numpy())
 
 # %%
-# Two ways not to pad at all
-# --------------------------
-# ``tf.RaggedTensor`` stores sequences of different lengths without padding: one flat
-# tensor of all 15 real time steps, sequence after sequence, plus the length of each
-# row; its shape reads ``(4, None, 2)``. PyTorch's ``PackedSequence`` also keeps only
-# the 15 real steps, but *time step after time step*: first step 0 of all four
-# sequences, then step 1 of all of them, ..., the last steps of the longest alone.
-# ``batch_sizes`` says how many sequences are still running at each step, so the RNN
-# computes exactly that many rows per step. ``enforce_sorted=False`` lets the batch come
-# in any order: PyTorch sorts it by length and remembers how to undo that. Keras 3, the
-# Keras that ``tf.keras`` is in TensorFlow 2.21, does not accept ragged tensors in its
-# RNN layers (Keras 2 did): the ragged batch has to be padded again, with
-# ``to_tensor()``, before the GRU can read it.
-
-# %%
-# **TensorFlow (tf.RaggedTensor)**: rows of different lengths.
-ragged = tf.RaggedTensor.from_row_lengths(
-    np.concatenate(sequences), row_lengths=lengths
-)
-print("shape:", ragged.shape)
-print("stored time steps:", ragged.values.shape[0])
-print("row lengths:", ragged.row_lengths().numpy())
-assert np.array_equal(ragged.to_tensor().numpy(), x_padded)
-raised = False
-try:
-    keras_gru(ragged)
-except ValueError as error:
-    lines = str(error).splitlines()
-    message = next(line for line in lines if "ragged" in line)
-    message = re.sub(r"\x1b\[\d+m", "", message)  # Keras: bold
-    print(f"{type(error).__name__}: {message}")
-    raised = True
-assert raised
-
-# %%
-# **PyTorch (eager)**: ``pack_padded_sequence``, time step by step.
-packed = pack_padded_sequence(
-    torch.from_numpy(x_padded), lengths,
-    batch_first=True, enforce_sorted=False,
-)
-print("stored time steps:", packed.data.shape[0])
-print("batch_sizes:", packed.batch_sizes.tolist())
-print("sorted_indices:", packed.sorted_indices.tolist())
-assert packed.data.shape[0] == sum(lengths) == 15
-
-# %%
 # One graph for any batch
 # -----------------------
 # One of the source posts says that an RNN's input ``[batch_size, time_step, inputs]``
@@ -227,6 +191,10 @@ assert packed.data.shape[0] == sum(lengths) == 15
 # PyTorch runs the packed batch: ``h_n``, the last hidden state, comes back in the
 # original order and holds each sequence's state after its own last step. The padding is
 # never read.
+#
+# ``pack_padded_sequence`` keeps only the 15 real time steps, in any order of the batch
+# (``enforce_sorted=False``). Its layout, and batches stored without padding at all, are
+# on :ref:`what padding costs <sphx_glr_auto_examples_40_cost_plot_30_padding_cost.py>`.
 
 
 # %%
@@ -269,7 +237,8 @@ with graph.as_default(), tf.device(tf_device):
 print("x:", x.shape, " lengths:", n.shape)
 
 runs = {"padded": (x_padded, lengths, targets),
-        "garbage": (x_garbage, lengths, targets)}
+        "garbage": (x_garbage, lengths, targets),
+        "nan": (x_nan, lengths, targets)}
 for i, sequence in enumerate(sequences):
     runs[f"alone {i}"] = (
         sequence[None], [len(sequence)], targets[i:i + 1])
@@ -315,6 +284,8 @@ for name, (x_np, n_np, y_np) in runs.items():
 # ``pad_packed_sequence`` turns the packed outputs back into a padded tensor and puts
 # *zeros* in the padding (``padding_value=0.0``). Either way the padded positions of the
 # per-step outputs are not results; a loss over them must use the mask.
+#
+# Which of the two Keras did here is printed under *On this machine*, and asserted.
 
 # %%
 # **TensorFlow (Keras)**: ``Masking``, or an explicit ``mask=``.
@@ -331,18 +302,25 @@ explicit_mask = tf.sequence_mask(lengths, max_len)
 keras_results = {
     "padded": keras_loss(x_padded, targets),
     "garbage": keras_loss(x_garbage, targets, explicit_mask),
+    "nan": keras_loss(x_nan, targets, explicit_mask),
 }
-for name, (loss, *_) in keras_results.items():
-    print(f"{name}: loss {loss.numpy():.6f}")
-states = keras_results["padded"][3].numpy()
-print("sequence 1 (2 steps), first state coordinate:")
-print(np.round(states[1, :, 0], 4))
+for name, (value, *_) in keras_results.items():
+    print(f"{name}: loss {value.numpy():.6f}")
+keras_states = keras_results["padded"][3].numpy()
+on_cpu = tf_device == "/CPU:0"
+print("On this machine (Keras on a "
+      + ("CPU, its own loop):" if on_cpu else "GPU, cuDNN):"))
+print("  sequence 1 (2 steps), first state coordinate:")
+print("  ", np.round(keras_states[1, :, 0], 4))
+for row, n_real in enumerate(lengths):  # CPU: last real; GPU: 0
+    expected = keras_states[row, n_real - 1] if on_cpu else 0.0
+    assert np.all(keras_states[row, n_real:] == expected)
 
 # %%
 # **PyTorch (eager)**: ``pad_packed_sequence`` fills the padding with 0.
-x = torch.from_numpy(x_padded).to(torch_device)
 packed = pack_padded_sequence(
-    x, lengths, batch_first=True, enforce_sorted=False)
+    torch.from_numpy(x_padded).to(torch_device), lengths,
+    batch_first=True, enforce_sorted=False)
 with torch.no_grad():
     packed_states, h_n = torch_gru(packed)
 states, state_lengths = pad_packed_sequence(
@@ -352,76 +330,116 @@ print("padded again:", tuple(states.shape),
 print("sequence 1 (2 steps), first state coordinate:")
 print(np.round(states[1, :, 0].cpu().numpy(), 4))
 torch_states = states
+assert np.all(to_numpy(states)[~mask] == 0.0)  # every device
 
 # %%
-# Without the mask
-# ----------------
-# What goes wrong without a mask or packing: the GRU keeps running through the padding,
-# and the "last" state of a short sequence is the state after its padding. With zeros as
-# padding the loss is off; with garbage, more so. (A loss taken per time step, over the
-# real steps only, would survive right-padding in a one-directional RNN, since no real
-# step comes after the padding; anything that reads the final state, or runs backwards,
-# does not.)
-
-# %%
-# **TensorFlow (Keras)**: no ``Masking``, no ``mask=``.
-unmasked_tf = {}
-for name, x_np in (("zeros", x_padded), ("garbage", x_garbage)):
-    with tf.device(tf_device):
-        _, h_last = keras_gru(x_np)
-    error = h_last - targets
-    unmasked_tf[name] = tf.reduce_sum(tf.square(error))
-    print(f"{name}: loss {unmasked_tf[name].numpy():.6f}")
-
-# %%
-# **PyTorch (eager)**: the padded tensor, not packed.
-unmasked_torch = {}
-y = torch.from_numpy(targets).to(torch_device)
-for name, x_np in (("zeros", x_padded), ("garbage", x_garbage)):
-    x = torch.from_numpy(x_np).to(torch_device)
-    with torch.no_grad():
-        _, h_n = torch_gru(x)
-    unmasked_torch[name] = torch.sum((h_n[0] - y) ** 2)
-    print(f"{name}: loss {unmasked_torch[name].item():.6f}")
-
-# %%
-# The padding changes nothing
-# ---------------------------
+# Finite padding changes nothing
+# ------------------------------
 # With the mask or packing, the garbage batch gives *bit for bit* the same loss and
 # gradients as the zero-padded one, in each framework: packing never reads the padding;
 # ``tf.where`` reads it and throws it away, and the gradient flowing into the discarded
 # branch is exactly zero. And the batch's loss and gradients equal the sums over the
 # four sequences run alone, up to float32 rounding (the same numbers, added in another
 # order). Without the mask, the loss is wrong.
-same = dict(rtol=1e-5, atol=1e-6)  # float32 tolerances (looser on a GPU), as the site's
-if torch_device != "cpu":
-    same = dict(rtol=1e-3, atol=1e-5)
+same = sidebyside.parity.TOLERANCES[torch_device]  # float32 rounding; looser on a GPU
 alone = [f"alone {i}" for i in range(len(sequences))]
-for framework, results in (
-    ("TF1 graph", tf_results),
-    ("Keras", keras_results),
-    ("PyTorch", torch_results),
-):
-    (loss_zeros, grads_zeros, *_), (loss_garbage, grads_garbage, *_) = (
-        results["padded"],
-        results["garbage"],
-    )
-    assert to_numpy(loss_zeros) == to_numpy(loss_garbage), framework
-    for grad_zeros, grad_garbage in zip(grads_zeros, grads_garbage, strict=True):
-        assert np.array_equal(to_numpy(grad_zeros), to_numpy(grad_garbage)), framework
+
+
+def same_bits(run, other):
+    """The loss and gradients of two runs, equal bit for bit."""
+    return to_numpy(run[0]) == to_numpy(other[0]) and all(
+        np.array_equal(to_numpy(a), to_numpy(b)) for a, b in zip(run[1], other[1], strict=True))
+
+
+for framework, results in zip(("TF1 graph", "Keras", "PyTorch"),
+                              (tf_results, keras_results, torch_results), strict=True):
+    assert same_bits(results["padded"], results["garbage"]), framework
     if framework == "Keras":
         continue  # Keras ran the padded batches only
+    loss_zeros, grads_zeros, *_ = results["padded"]
     loss_alone = sum(to_numpy(results[name][0]) for name in alone)
     np.testing.assert_allclose(to_numpy(loss_zeros), loss_alone, **same)
     for i, grad_zeros in enumerate(grads_zeros):
         grad_alone = sum(to_numpy(results[name][1][i]) for name in alone)
         np.testing.assert_allclose(to_numpy(grad_zeros), grad_alone, **same)
-    assert abs(loss_alone - to_numpy(unmasked_tf["zeros"])) > 1e-3  # no mask: wrong
+    for unmasked in unmasked_tf.values():  # no mask: wrong
+        assert abs(loss_alone - to_numpy(unmasked)) > 1e-3
 print(f"with the mask or packing, any padding: {to_numpy(loss_zeros):.6f}")
 print(f"the four sequences alone, summed:      {loss_alone:.6f}")
-for name, loss in unmasked_torch.items():
-    print(f"no mask, {name} in the padding:".ljust(38), f"{to_numpy(loss):.6f}")
+for name, value in unmasked_torch.items():
+    print(f"no mask, {name} in the padding:".ljust(38), f"{to_numpy(value):.6f}")
 
+# %%
+# A ``nan`` in the padding
+# ------------------------
+# Garbage that is not a number is another matter. The masked loss stays right (the ``nan``
+# lines above): the forward pass keeps the old state. But ``tf.where`` sends a zero
+# gradient into the discarded new state, and the GRU step multiplies that zero with what
+# it computed from the padded ``x_t``: ``0 * nan = nan``, which spreads to every element
+# of every weight's gradient (counted below). ``tf.where``'s documentation warns of it: if
+# either branch's gradient has a ``nan``, so does the whole gradient. Our ``tf.scan``
+# masks with ``tf.where``, and so does Keras's own loop on a CPU (on a GPU, cuDNN's kernel
+# is another program: the Keras line is this machine's). Packing puts no padding into any
+# arithmetic, so PyTorch's gradients stay finite; ``torch.where`` is no safer than
+# ``tf.where`` (last line of its pane).
+def nan_counts(grads):
+    return [int(np.isnan(to_numpy(g)).sum()) for g in grads]
+
+
+# %%
+# **TensorFlow (graph and Keras)**: ``nan`` in every gradient.
+sizes = [int(np.size(g)) for g in tf_results["nan"][1]]
+print("TF1 graph, nan in the gradients:",
+      nan_counts(tf_results["nan"][1]), "of", sizes)
+device = "CPU" if on_cpu else "GPU"
+print(f"On this machine (Keras on a {device}):")
+print("  Keras, nan in the gradients:",
+      nan_counts(keras_results["nan"][1]))
+
+# %%
+# **PyTorch (eager)**: packing never reads the ``nan``.
+print("packed, nan in the gradients:",
+      nan_counts(torch_results["nan"][1]))
+w1 = torch.tensor(1.0, requires_grad=True)
+x_t = torch.tensor([2.0, float("nan")])  # the 2nd is padding
+picked = torch.where(torch.tensor([True, False]), w1 * x_t, 0.0)
+(d_w1,) = torch.autograd.grad(picked.sum(), w1)
+print("torch.where:", picked.tolist(), " d/dw:", d_w1.item())
+
+# %%
+# The fix is the one ``tf.where``'s documentation gives: never compute with the ``nan``.
+# Set the padded inputs to zero *before* the GRU, with the same mask: ``tf.where(mask, x,
+# 0)``. No weight comes before it, and the GRU then computes exactly what it computed
+# for the zero-padded batch: the same gradients, bit for bit, in the graph and in Keras.
+# (``Masking`` is no help: ``nan`` equals no ``mask_value``, so it marks no step as
+# padding.) PyTorch's packed ``nan`` batch needs no fix: it is the zero-padded one.
+for results in (tf_results, keras_results, torch_results):
+    assert np.isfinite(to_numpy(results["nan"][0]))  # the loss is right
+assert nan_counts(tf_results["nan"][1]) == sizes
+if on_cpu:  # Keras's own loop masks with tf.where, as our graph does
+    assert nan_counts(keras_results["nan"][1]) == sizes
+assert nan_counts(torch_results["nan"][1]) == [0, 0, 0, 0] and np.isnan(d_w1.item())
+assert not np.any(masking.compute_mask(x_nan).numpy() == 0)
+
+
+def zero_padding(x, lengths):
+    """The padded time steps set to 0, before any arithmetic."""
+    mask = tf.sequence_mask(lengths, tf.shape(x)[1])
+    return tf.where(mask[:, :, None], x, tf.zeros_like(x))
+
+
+with graph.as_default(), tf.device(tf_device):
+    h_safe = masked_gru(zero_padding(x, n), n, w)[:, -1]
+    loss_safe = tf.reduce_sum(tf.square(h_safe - y))
+    grads_safe = tf.compat.v1.gradients(loss_safe, list(w.values()))
+with tf.compat.v1.Session(graph=graph) as session:
+    fixed_tf = session.run([loss_safe, grads_safe, h_safe], {x: x_nan, n: lengths, y: targets})
+fixed_keras = keras_loss(zero_padding(x_nan, lengths), targets, explicit_mask)
+for name, run, results in (("TF1 graph", fixed_tf, tf_results), ("Keras", fixed_keras, keras_results),
+                           ("PyTorch, no fix", torch_results["nan"], torch_results)):
+    bits = same_bits(run, results["padded"])
+    print(f"{name + ':':<16} nan: {nan_counts(run[1])}; as zero-padded, bit for bit: {bits}")
+    assert bits
 
 # %%
 # They agree
@@ -430,27 +448,10 @@ for name, loss in unmasked_torch.items():
 # gradients, for the batch and for each sequence alone; the per-step states at the real
 # time steps (what sits in the padding differs, as shown above); and even the wrong,
 # unmasked losses. The PyTorch gradients are compared after rearranging them into
-# Keras's layout: gates reordered from ``r, z, n`` to ``z, r, n``, matrices transposed.
-def keras_layout(weight_ih, weight_hh, bias_ih, bias_hh):
-    """PyTorch's GRU weights (or their gradients) as Keras's three arrays."""
-
-    def z_r_n(a):  # PyTorch stacks the gates r, z, n along the first axis
-        r, z, n = np.split(to_numpy(a), 3)
-        return np.concatenate([z, r, n])
-
-    kernel, recurrent_kernel = z_r_n(weight_ih).T, z_r_n(weight_hh).T
-    return [kernel, recurrent_kernel, np.stack([z_r_n(bias_ih), z_r_n(bias_hh)])]
-
-
-# the rearrangement is right: it turns PyTorch's weights into Keras's
-for keras_array, rearranged in zip(
-    keras_weights.values(), keras_layout(*torch_weights.values()), strict=True
-):
-    assert np.array_equal(keras_array, rearranged)
-
+# Keras's layout with ``keras_layout``. The ``nan`` batch too, zeroed in the graph.
 checks = {}
-runs_compared = [("TF1 graph", tf_results, batch) for batch in ("padded", *alone)]
-runs_compared.append(("Keras", keras_results, "padded"))
+runs_compared = [("TF1 graph", tf_results, batch) for batch in ("padded", *alone)] + [
+    ("Keras", keras_results, "padded"), ("TF1 graph, zeroed", {"nan": fixed_tf}, "nan")]
 for tf_name, tf_run, batch in runs_compared:
     tf_loss, tf_grads, tf_h, *_ = tf_run[batch]
     torch_loss, torch_grads, torch_h = torch_results[batch]
@@ -461,158 +462,39 @@ for tf_name, tf_run, batch in runs_compared:
         keras_weights, tf_grads, keras_layout(*torch_grads), strict=True
     ):
         checks[f"d loss/d {name}, {where}"] = tf_grad, torch_grad
-keras_states = keras_results["padded"][3].numpy()
 real = torch.from_numpy(mask).to(torch_device)
 checks["per-step states, Keras vs PyTorch"] = keras_states[mask], torch_states[real]
+for name in ("zeros", "garbage"):
+    checks[f"unmasked loss, {name}"] = unmasked_tf[name], unmasked_torch[name]
 for what, (tf_value, torch_value) in checks.items():
     sidebyside.assert_close(tf_value, torch_value, what=what, device=torch_device)
-assert np.all(torch_states.cpu().numpy()[~mask] == 0.0)  # PyTorch: zeros in the padding
-if tf_device == "/CPU:0":  # Keras's own loop: the last real state, repeated
-    for row, length in enumerate(lengths):
-        assert np.all(keras_states[row, length:] == keras_states[row, length - 1])
-else:  # on a GPU, Keras runs cuDNN's kernel, which writes zeros
-    assert np.all(keras_states[~mask] == 0.0)
-for name in ("zeros", "garbage"):
-    sidebyside.assert_close(
-        unmasked_tf[name],
-        unmasked_torch[name],
-        what=f"unmasked loss, {name} padding",
-        device=torch_device,
-    )
 sidebyside.parity_report()
-
-# %%
-# What padding costs: the count
-# -----------------------------
-# Padding makes every sequence as long as the longest: a padded batch computes ``batch x
-# max_len`` GRU steps, a packed one only ``sum(lengths)``. Our ``tf.scan`` with
-# ``tf.where`` computes every padded step and throws the padded ones away, and so does
-# the Keras GRU with a mask on a CPU (its loop runs the cell on the whole batch, then
-# selects); masking keeps padding out of the *results*, not out of the *work*. How much
-# work that is depends on how far the lengths spread. Here, batches of 32 sequences of
-# 50 steps on average, their lengths spread evenly over ``50 +- spread``; the count of
-# steps is read from ``PackedSequence.batch_sizes``, the rows PyTorch computes at each
-# step.
-BATCH, MEAN = 32, 50
-spreads = [0, 10, 25, 49]
-batches = {}
-print("spread  lengths  padded steps  packed steps  padded/packed")
-for spread in spreads:
-    spread_lengths = np.linspace(MEAN - spread, MEAN + spread, BATCH)
-    spread_lengths = spread_lengths.round().astype(int)
-    x = torch.zeros(BATCH, spread_lengths.max(), FEATURES)
-    packed = pack_padded_sequence(
-        x, spread_lengths, batch_first=True, enforce_sorted=False
-    )
-    padded_steps = x.shape[0] * x.shape[1]
-    packed_steps = int(packed.batch_sizes.sum())
-    assert packed_steps == spread_lengths.sum() == BATCH * MEAN
-    batches[spread] = spread_lengths, padded_steps, packed_steps
-    span = f"{spread_lengths.min()}-{spread_lengths.max()}"
-    ratio = padded_steps / packed_steps
-    counts = f"{padded_steps:>12}  {packed_steps:>12}  {ratio:>13.2f}"
-    print(f"{spread:>6}  {span:>7}  {counts}")
-
-# %%
-# What padding costs: the clock (varies from build to build)
-# ----------------------------------------------------------
-# The count is not the time. Packing saves arithmetic, but the packed GRU still takes
-# one step per time step of the *longest* sequence, pays for ``pack_padded_sequence`` (a
-# sort), and works on fewer and fewer rows towards the end. So we time it: PyTorch's
-# ``nn.GRU`` (32 features in, 128 hidden) on each padded batch above, and on the same
-# batch packed (packing included), forward only. ``sidebyside.time_call`` takes the
-# samples; the two variants take turns, so that a busy moment of the machine falls on
-# both, and PyTorch runs on one thread while we time it, as on :ref:`the benchmark page
-# <sphx_glr_auto_examples_40_cost_plot_10_benchmark.py>` (its own setting comes back
-# afterwards). **The numbers in this section are measurements on the machine that built
-# this page (see "What ran this page" at the top): they change from build to build, and
-# unlike everything above they are not checked.**
-timed_gru = torch.nn.GRU(32, 128, batch_first=True).to(torch_device)
-sync = torch.cuda.synchronize if torch_device == "cuda" else None
-
-
-def packed_forward(x, lengths):
-    packed = pack_padded_sequence(x, lengths, batch_first=True, enforce_sorted=False)
-    return timed_gru(packed)
-
-
-def time_padded_and_packed(lengths, rounds=5):
-    """Seconds per forward call, padded and packed, the two taking turns."""
-    x = torch.randn(BATCH, max(lengths), 32, device=torch_device)
-    variants = {
-        "padded": lambda: timed_gru(x),
-        "packed": lambda: packed_forward(x, lengths),
-    }
-    samples = {name: [] for name in variants}
-    for _ in range(rounds):
-        for name, run in variants.items():
-            timing = sidebyside.time_call(run, warmup=1, repeat=3, sync=sync)
-            samples[name] += timing.samples
-    return {name: Timing(first=0.0, samples=tuple(s)) for name, s in samples.items()}
-
-
-threads = torch.get_num_threads()
-torch.set_num_threads(1)
-try:
-    with torch.no_grad():
-        timings = {s: time_padded_and_packed(batches[s][0]) for s in spreads}
-finally:
-    torch.set_num_threads(threads)
-
-print("spread  padded ms  packed ms  padded/packed  steps padded/packed")
-for spread, timing in timings.items():
-    padded, packed = timing["padded"], timing["packed"]
-    noisy = " (noisy)" if padded.noisy or packed.noisy else ""
-    time_ratio = padded.median / packed.median
-    step_ratio = batches[spread][1] / batches[spread][2]
-    print(
-        f"{spread:>6}  {padded.median * 1e3:>9.2f}  {packed.median * 1e3:>9.2f}"
-        f"  {time_ratio:>13.2f}  {step_ratio:>19.2f}{noisy}"
-    )
-
-fig, (ax_steps, ax_time) = plt.subplots(1, 2, figsize=(11, 3.6))
-for name, color, index in (("padded", "0.45", 1), ("packed", "#ee4c2c", 2)):
-    steps = [batches[spread][index] for spread in spreads]
-    medians = [timings[spread][name].median * 1e3 for spread in spreads]
-    ax_steps.plot(spreads, steps, "o-", color=color, label=name)
-    ax_time.plot(spreads, medians, "o-", color=color, label=name)
-ax_steps.set_title("GRU steps computed (exact)")
-ax_time.set_title("measured forward time in ms (this build)")
-for ax in (ax_steps, ax_time):
-    ax.set_xlabel("spread of the lengths around 50")
-    ax.set_ylim(bottom=0)
-    ax.legend()
-fig.tight_layout()
-plt.show()
 
 # %%
 # What to take away
 # -----------------
 # * A batch of sequences of different lengths is a padded tensor plus a mask (or the
-#   lengths). The mask is what keeps the padding out of the results: with it, the
-#   padding can hold garbage and the loss and gradients do not change by a single bit.
+#   lengths). Without one, the GRU runs through the padding and the loss is wrong; with
+#   it, finite garbage in the padding changes the loss and gradients by not a single bit.
+# * A ``nan`` in the padding still makes every gradient ``nan`` where ``tf.where`` applies
+#   the mask (our ``tf.scan``; Keras's own loop, on a CPU): ``0 * nan = nan``. Zero the
+#   padded inputs before the RNN. PyTorch's packing never reads them.
 # * In a TensorFlow graph both the batch and the time dimension can be ``None``: the
 #   loop (``tf.scan``, ``tf.while_loop``) takes its length from the data and
 #   ``tf.where`` keeps finished rows unchanged. Keras does the same from a ``Masking``
-#   layer, an ``Embedding(mask_zero=True)`` or an explicit ``mask=``; Keras 3's RNN
-#   layers do not take ``tf.RaggedTensor``.
-# * PyTorch's ``pack_padded_sequence`` removes the padding instead: the GRU computes
-#   ``sum(lengths)`` steps rather than ``batch x max_len``, and ``h_n`` holds each
+#   layer, an ``Embedding(mask_zero=True)`` or an explicit ``mask=``.
+# * PyTorch's ``pack_padded_sequence`` removes the padding instead: ``h_n`` holds each
 #   sequence's own last state. ``pad_packed_sequence`` pads the outputs again, with
 #   zeros, as Keras does on a GPU (cuDNN's kernel); Keras's own loop, on a CPU, repeats
 #   the last real state.
-# * Masking (on a CPU) saves no arithmetic; packing saves it in proportion to the
-#   padding. Whether that saves time depends on the sizes and the machine: measure, as
-#   in the last section.
-# * One sequence at a time, and cutting long sequences into chunks: :ref:`the RNN step
-#   by step <sphx_glr_auto_examples_20_control_flow_plot_40_rnn_step_by_step.py>`; a
-#   window of a different length at every training step: :ref:`the dynamic RNN
-#   <sphx_glr_auto_examples_20_control_flow_plot_30_dynamic_rnn.py>`.
+# * Next: :ref:`what padding costs <sphx_glr_auto_examples_40_cost_plot_30_padding_cost.py>`
+#   (counted and timed); :ref:`the RNN step by step
+#   <sphx_glr_auto_examples_20_control_flow_plot_40_rnn_step_by_step.py>` (one sequence at a
+#   time, in chunks); :ref:`the dynamic RNN
+#   <sphx_glr_auto_examples_20_control_flow_plot_30_dynamic_rnn.py>` (a new length each step).
 #
-# References: ``tf.compat.v1.placeholder``, ``tf.scan``, ``tf.sequence_mask``,
-# ``tf.where``, ``tf.compat.v1.gradients``, ``tf.keras.layers.GRU``,
+# References: ``tf.compat.v1.placeholder``, ``tf.scan``, ``tf.sequence_mask``, ``tf.where``
+# (its note on ``NaN`` gradients), ``tf.compat.v1.gradients``, ``tf.keras.layers.GRU``,
 # ``tf.keras.layers.Masking``, ``tf.keras.layers.Embedding`` (``mask_zero``),
-# ``tf.RaggedTensor``, ``tf.GradientTape``, ``torch.nn.GRU``,
-# ``torch.nn.utils.rnn.pack_padded_sequence``,
-# ``torch.nn.utils.rnn.pad_packed_sequence``, ``torch.nn.utils.rnn.PackedSequence``,
-# ``sidebyside.time_call``.
+# ``tf.GradientTape``, ``torch.nn.GRU``, ``torch.where``, ``torch.nn.utils.rnn``
+# (``pack_padded_sequence``, ``pad_packed_sequence``, ``PackedSequence``).

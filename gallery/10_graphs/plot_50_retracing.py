@@ -2,33 +2,30 @@
 When is a graph rebuilt? Retracing vs recompiling
 =================================================
 
-``tf.function`` and ``torch.compile`` both turn a Python function into graphs and keep
-them for later calls. At every call each one decides whether a graph it already has fits
-the arguments, or whether to run the Python again and build a new graph: TensorFlow
-*retraces*, PyTorch *recompiles*. Their rules differ, and readers trip on them. This
-page counts new graphs, by running both frameworks, for Python numbers and tensors as
-arguments, new shapes and dtypes, dimensions declared dynamic, the *guards* PyTorch
-checks before it reuses a graph, graph breaks, PyTorch's recompile limit, and Python
-side effects such as ``print``.
+``tf.function`` and ``torch.compile`` both turn a Python function into graphs and keep them for
+later calls. At every call each one decides whether a graph it already has fits the arguments, or
+whether to run the Python again and build a new graph: TensorFlow *retraces*, PyTorch
+*recompiles*. Their rules differ, and readers trip on them. This page counts new graphs, by
+running both frameworks, for Python numbers and tensors as arguments, new sizes, dimensions
+declared dynamic, a loop over the length, and the *guards* PyTorch checks before it reuses a
+graph. Graph breaks, side effects and PyTorch's recompile limit are on :ref:`the next page
+<sphx_glr_auto_examples_10_graphs_plot_55_graph_breaks.py>`.
 """
 
 # %%
 # Setup
 # -----
 # Both frameworks, the helpers of this site, and one seed for everything.
-import contextlib
-import io
 import logging
-import logging.handlers
 import re
-import tempfile
-from pathlib import Path
+import warnings
 
+import numpy as np
 import tensorflow as tf
 import torch
 
 import sidebyside
-from sidebyside.capture import CountingBackend, call_names
+from sidebyside.capture import CountingBackend
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
@@ -37,18 +34,18 @@ sidebyside.provenance()
 # %%
 # How we count
 # ------------
-# In TensorFlow, a ``tf.function`` runs the Python body only while it traces a graph, so
-# a Python counter in the body counts traces; ``experimental_get_tracing_count()``
-# counts them too, and the page asserts that the two agree.
+# In TensorFlow, a ``tf.function`` runs the Python body only while it traces a graph, so a Python
+# counter in the body counts traces; ``experimental_get_tracing_count()`` counts them too, and the
+# page asserts that the two agree.
 #
-# In PyTorch, ``torch.compile`` hands every graph it captures to a *backend*, and a
-# backend can be any function ``(graph_module, example_inputs) -> callable`` (the
-# documented custom-backend API). The one built on the page about graphs in PyTorch,
-# ``sidebyside.capture.CountingBackend`` in this site's helpers, keeps each graph and
-# returns a function that notes every run and runs the graph as it is. Nothing is
-# compiled, so the page stays fast. Dynamo keeps its graphs per Python function and remembers which sizes and values
-# changed, so ``torch.compiler.reset()`` (the public name of ``torch._dynamo.reset()``)
-# wipes that memory after every experiment: each count below starts from nothing.
+# In PyTorch, ``torch.compile`` hands every graph it captures to a *backend*, and a backend can be
+# any function ``(graph_module, example_inputs) -> callable`` (the documented custom-backend API).
+# The one built on the page about graphs in PyTorch, ``sidebyside.capture.CountingBackend`` in this
+# site's helpers, keeps each graph and returns a function that notes every run and runs the graph
+# as it is. Nothing is compiled, so the page stays fast. Dynamo keeps its graphs per Python
+# function and remembers which sizes and values changed, so ``torch.compiler.reset()`` (the public
+# name of ``torch._dynamo.reset()``) wipes that memory after every experiment: each count below
+# starts from nothing.
 counting_backend = CountingBackend()
 graphs, graph_runs = counting_backend.graphs, counting_backend.runs
 tf_results, torch_results = {}, {}
@@ -59,27 +56,23 @@ def graph_inputs(graph_module):
     return [node.name for node in graph_module.graph.nodes if node.op == "placeholder"]
 
 
-
 # %%
 # Python numbers or tensors
 # -------------------------
-# The same function in both frameworks, ``scale(x, k) = x * k``, called with ``k`` = 2,
-# 3, 4 and 2 again, first as Python ints, then as Python floats (0.5, 1.5, 2.5, 0.5),
-# then as tensors.
+# The same function in both frameworks, ``scale(x, k) = x * k``, called with ``k`` = 2, 3, 4 and 2
+# again, first as Python ints, then as Python floats (0.5, 1.5, 2.5, 0.5), then as tensors.
 #
-# In TensorFlow a Python number is part of the input signature *by value*: each new
-# value is a new trace, and a value seen before reuses its graph:
-# ``traces with Python ints: 3`` and ``traces with Python floats: 3``. A tensor is
-# matched by dtype and shape only, never by value: ``traces with tensors: 1``. The graph
-# traced for ``k=2`` takes ``x`` alone, with 2 baked in.
+# In TensorFlow a Python number is part of the input signature *by value*: each new value is a new
+# trace, and a value seen before reuses its graph: ``traces with Python ints: 3`` and
+# ``traces with Python floats: 3``. A tensor is matched by dtype and shape only, never by value:
+# ``traces with tensors: 1``. The graph traced for ``k=2`` takes ``x`` alone, with 2 baked in.
 #
-# ``torch.compile`` starts the same way: its first graph has ``k`` baked in as a
-# constant. But when a call brings another value, Dynamo recompiles *and makes k an
-# input* of the new graph (*automatic dynamic*, the default ``dynamic=None``), and that
-# graph serves every later value: ``graphs with Python ints: 2`` and
-# ``graphs with Python floats: 2``. The PyTorch guide *Dealing with Recompilations* says
-# ints and floats are guarded on their exact value; on this PyTorch that holds for the
-# first graph only. Tensors: ``graphs with tensors: 1``.
+# ``torch.compile`` starts the same way: its first graph has ``k`` baked in as a constant. But when
+# a call brings another value, Dynamo recompiles *and makes k an input* of the new graph
+# (*automatic dynamic*, the default ``dynamic=None``), and that graph serves every later value:
+# ``graphs with Python ints: 2`` and ``graphs with Python floats: 2``. The PyTorch guide *Dealing
+# with Recompilations* says ints and floats are guarded on their exact value; on this PyTorch that
+# holds for the first graph only. Tensors: ``graphs with tensors: 1``.
 
 # %%
 # **TensorFlow (tf.function)**: a new Python value traces.
@@ -154,74 +147,25 @@ assert torch_counts == {"Python ints": 2, "Python floats": 2, "tensors": 1}
 assert graph_inputs(graph_fns["Python ints"][1]) == ["l_x_", "l_k_"]
 
 # %%
-# New shapes and dtypes
-# ---------------------
-# Now ``k`` is a tensor and ``x`` changes: lengths 2, 3 and 4 in float32, then length 4
-# in float64. By default ``tf.function`` traces for every new shape and every new dtype:
-# ``new traces per call: [1, 1, 1, 1]``. ``torch.compile`` recompiles at the first new
-# length, makes that dimension dynamic (a symbolic size, the ``s77`` input of its second
-# graph), reuses that graph for length 4, and recompiles for the new dtype:
-# ``new graphs per call: [1, 1, 0, 1]``.
-
-# %%
-# **TensorFlow (tf.function)**: every shape and dtype traces.
-xs = [tf.ones(n) for n in (2, 3, 4)]
-xs.append(tf.cast(xs[-1], tf.float64))
-graph_fn = tf.function(scale)
-new = []
-for x in xs:
-    before = graph_fn.experimental_get_tracing_count()
-    y = graph_fn(x, tf.constant(2.0, x.dtype))
-    after = graph_fn.experimental_get_tracing_count()
-    new.append(after - before)
-print("new traces per call:", new)
-tf_new = new
-tf_results["x * k in float64"] = y
-
-# %%
-# **PyTorch (torch.compile)**: a changed size becomes dynamic.
-xs = [torch.ones(n, device=torch_device) for n in (2, 3, 4)]
-xs.append(xs[-1].double())
-graphs.clear()
-graph_fn = torch.compile(scale, backend=counting_backend)
-new = []
-for x in xs:
-    before = len(graphs)
-    y = graph_fn(x, x.new_tensor(2.0))  # x's dtype, device
-    new.append(len(graphs) - before)
-print("new graphs per call:", new)
-print("graph 2 takes:", graph_inputs(graphs[1]))
-torch.compiler.reset()
-torch_new = new
-torch_results["x * k in float64"] = y
-
-# %%
-# The counts:
-assert tf_new == [1, 1, 1, 1]
-assert torch_new == [1, 1, 0, 1]
-
-# %%
 # Declaring a dimension dynamic
 # -----------------------------
-# ``x`` now has lengths 2, 3, 4 and 5, and each list counts the new graphs at each call,
-# for each way of saying "this dimension changes".
+# ``x`` now has lengths 2, 3, 4 and 5, and each list counts the new graphs at each call, for each
+# way of saying "this dimension changes".
 #
 # TensorFlow: the default traces every length (``default: new traces [1, 1, 1, 1]``).
-# ``reduce_retracing=True`` traces the second length with that dimension generalised to
-# ``None`` (printed below), and that graph serves the rest
-# (``reduce_retracing=True: new traces [1, 1, 0, 0]``). An ``input_signature`` with
-# ``None`` declares it before the first call
-# (``input_signature: new traces [1, 0, 0, 0]``).
+# ``reduce_retracing=True`` traces the second length with that dimension generalised to ``None``
+# (printed below), and that graph serves the rest
+# (``reduce_retracing=True: new traces [1, 1, 0, 0]``). An ``input_signature`` with ``None``
+# declares it before the first call (``input_signature: new traces [1, 0, 0, 0]``).
 #
-# PyTorch: ``dynamic=False`` compiles every length
-# (``dynamic=False: new graphs [1, 1, 1, 1]``). The default ``dynamic=None`` is
-# automatic dynamic, like ``reduce_retracing=True``
-# (``dynamic=None: new graphs [1, 1, 0, 0]``). ``dynamic=True`` makes sizes dynamic from
-# the first call (``dynamic=True: new graphs [1, 0, 0, 0]``), and so does marking the
-# dimension on the input (``mark_dynamic: new graphs [1, 0, 0, 0]``). ``mark_dynamic``
-# lives under ``torch._dynamo``; despite the underscore it is the documented way:
-# PyTorch's *Dynamic Shapes* guide says that if you know ahead of time something will be
-# dynamic, ``torch._dynamo.mark_dynamic(tensor, dim)`` skips the first recompile.
+# PyTorch: ``dynamic=False`` compiles every length (``dynamic=False: new graphs [1, 1, 1, 1]``).
+# The default ``dynamic=None`` is automatic dynamic, like ``reduce_retracing=True``
+# (``dynamic=None: new graphs [1, 1, 0, 0]``). ``dynamic=True`` makes sizes dynamic from the first
+# call (``dynamic=True: new graphs [1, 0, 0, 0]``), and so does marking the dimension on the input
+# (``mark_dynamic: new graphs [1, 0, 0, 0]``). ``mark_dynamic`` lives under ``torch._dynamo``;
+# despite the underscore it is the documented way: PyTorch's *Dynamic Shapes* guide says that if
+# you know ahead of time something will be dynamic, ``torch._dynamo.mark_dynamic(tensor, dim)``
+# skips the first recompile.
 lengths = (2, 3, 4, 5)
 
 # %%
@@ -296,22 +240,126 @@ assert torch_new == {
 }
 
 # %%
+# Two exceptions. Sizes 0 and 1 are always specialised, even with ``dynamic=True`` (a size of 1
+# broadcasts, a size of 0 is empty): lengths 1, 2, 3 and 4 give
+# ``dynamic=True from 1: new graphs [1, 1, 0, 0]``. And ``mark_dynamic`` is a promise: where the
+# code needs the size's value (here ``x.shape[0] == 3``), the call raises, and the message names
+# ``maybe_mark_dynamic``, which only suggests a dynamic size and lets Dynamo specialise it.
+graphs.clear()
+graph_fn = torch.compile(scale, backend=counting_backend, dynamic=True)
+new = []
+for n in (1, 2, 3, 4):
+    before = len(graphs)
+    graph_fn(torch.ones(n, device=torch_device), torch.tensor(2.0, device=torch_device))
+    new.append(len(graphs) - before)
+torch.compiler.reset()
+print("dynamic=True from 1: new graphs", new)
+outcome = {}
+guards_log = logging.getLogger("torch._guards")  # logs the error at length, too
+guards_log.disabled = True
+try:
+    for mark in (torch._dynamo.mark_dynamic, torch._dynamo.maybe_mark_dynamic):
+        x = torch.ones(3, device=torch_device)
+        mark(x, 0)
+        needs_three = lambda x: x * 2 if x.shape[0] == 3 else x + 1  # noqa: E731
+        try:
+            torch.compile(needs_three, backend=counting_backend)(x)
+            outcome[mark.__name__] = "compiled"
+        except RuntimeError as error:
+            outcome[mark.__name__] = type(error).__name__
+            why = str(error).splitlines()[1].split(" If you're using Dim")[0]
+        print(f"{mark.__name__}: {outcome[mark.__name__]}")
+        torch.compiler.reset()
+finally:
+    guards_log.disabled = False
+print(sidebyside.wrap(why.strip(" -"), "  "))
+assert new == [1, 1, 0, 0]
+assert outcome == {"mark_dynamic": "ConstraintViolationError", "maybe_mark_dynamic": "compiled"}
+
+# %%
+# A loop over the sequence length
+# -------------------------------
+# An RNN-style loop, ``for t in range(x.shape[0])``, runs once per time step. A tracer sees the
+# length as a plain number and *unrolls* the loop: the graph has exactly that many steps. Both
+# frameworks trace at length 10 and then get a sequence of length 20. ``tf.function`` notices the
+# new shape and traces again (``traces: 2``). ``torch.jit.trace`` (TorchScript) does not check: it
+# silently runs the 10-step graph. This PyTorch deprecates TorchScript (the warning is printed
+# below); it is shown because its failure is instructive and because older code still uses it.
+rng = np.random.default_rng(0)
+w_np = (0.5 * rng.normal(size=(4, 4))).astype(np.float32)
+x10_np = rng.normal(size=(10, 4)).astype(np.float32)
+x20_np = rng.normal(size=(20, 4)).astype(np.float32)
+
+# %%
+# **TensorFlow (tf.function)**: one trace per length; right at both.
+w = tf.constant(w_np)
+x10 = tf.constant(x10_np)
+x20 = tf.constant(x20_np)
+
+
+def rnn_loop(x, w):
+    h = tf.zeros(w.shape[0])
+    for t in range(x.shape[0]):  # a Python loop: unrolled
+        h = tf.tanh(tf.linalg.matvec(w, h) + x[t])
+    return h
+
+
+graph_loop = tf.function(rnn_loop)
+y10, y20 = graph_loop(x10, w), graph_loop(x20, w)
+print("traces:", graph_loop.experimental_get_tracing_count())
+eager20 = rnn_loop(x20, w)
+print("right at 20 steps:", np.allclose(y20, eager20))
+tf_y20 = y20
+
+# %%
+# **PyTorch (torch.jit.trace)**: one trace; wrong at length 20.
+w = torch.from_numpy(w_np).to(torch_device)
+x10 = torch.from_numpy(x10_np).to(torch_device)
+x20 = torch.from_numpy(x20_np).to(torch_device)
+
+
+def rnn_loop(x, w):
+    h = torch.zeros(w.shape[0], device=w.device)
+    for t in range(x.shape[0]):  # a Python loop: unrolled
+        h = torch.tanh(w @ h + x[t])
+    return h
+
+
+# torch.jit is deprecated: record its warnings, print them below
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    graph_loop = torch.jit.trace(rnn_loop, (x10, w))
+y10, y20 = graph_loop(x10, w), graph_loop(x20, w)
+eager20, eager10 = rnn_loop(x20, w), rnn_loop(x20[:10], w)
+print("right at 20 steps:", torch.allclose(y20, eager20))
+print("it ran only 10:", torch.allclose(y20, eager10))
+warned = sorted({c.category.__name__ for c in caught})
+print("warnings while tracing:", warned)
+print(sidebyside.wrap(str(caught[0].message)))
+torch_y20 = y20
+
+# %%
+# Eager PyTorch and ``tf.function`` agree at 20 steps; the traced TorchScript graph does not:
+tf_results["20-step loop"], torch_results["20-step loop"] = tf_y20, eager20
+assert not torch.allclose(torch_y20, eager20)
+assert warned == ["DeprecationWarning"]  # no TracerWarning about the loop
+
+# %%
 # Guards: what is checked before a graph is reused
 # ------------------------------------------------
-# A ``tf.function`` compares each call with the input signatures of the graphs it has
-# traced. With an ``input_signature`` it never traces again: a call that fits the
-# signature runs the traced graph (a Python ``3`` for a scalar ``TensorSpec`` is
-# converted to a tensor), and a call that does not fit raises ``TypeError``
-# (``traces after the probes: 1``).
+# A ``tf.function`` compares each call with the input signatures of the graphs it has traced. With
+# an ``input_signature`` it never traces again: a call that fits the signature runs the traced
+# graph (a Python ``3`` for a scalar ``TensorSpec`` is converted to a tensor), and a call that does
+# not fit raises ``TypeError`` (``traces after the probes: 1``).
 #
-# ``torch.compile`` attaches *guards* to every graph it captures: checks on the inputs
-# that must all pass before the graph is reused. The public
-# ``torch.compiler.set_stance("fail_on_recompile")`` turns a recompile into a
-# ``RuntimeError`` whose message names the guard that failed. Below, a graph captured
-# for ``scale(x, 2)`` with a float32 ``x`` of length 3: new values in ``x`` pass every
-# guard; a new ``k``, length, dtype or ``requires_grad`` each fail a guard
-# (``graphs after the probes: 1``). The error message lists the failed guard on its
-# third line, followed by the source line it came from; this helper picks the guard out.
+# ``torch.compile`` attaches *guards* to every graph it captures: checks on the inputs that must
+# all pass before the graph is reused. The public
+# ``torch.compiler.set_stance("fail_on_recompile")`` turns a recompile into a ``RuntimeError``
+# whose message names the guard that failed. Below, a graph captured for ``scale(x, 2)`` with a
+# float32 ``x`` of length 3: new values in ``x`` pass every guard; a new ``k``, length, dtype or
+# ``requires_grad`` each fail a guard (``graphs after the probes: 1``). The error message lists the
+# failed guard on its third line, followed by the source line it came from; this helper picks the
+# guard out.
 
 
 def failed_guard(error):
@@ -382,346 +430,45 @@ assert tf_traces == 1 and torch_graphs == 1
 assert tf_refused == ["x of dtype float64", "x of shape (3, 2)"]
 assert torch_refused == list(probes)[1:]
 
-# %%
-# Graph breaks
-# ------------
-# A branch on a tensor's *value*. Inside ``tf.function``, AutoGraph rewrites the Python
-# ``if`` into ``tf.cond`` (the ``StatelessIf`` operation), so the graph holds both
-# branches and serves both signs (``traces after both signs: 1``). What AutoGraph cannot
-# turn into a graph, it refuses while tracing: here, ``y`` exists only when the sum is
-# positive, and ``tf.cond`` needs a value from both branches.
-#
-# Dynamo cannot put a Python ``if`` on a tensor into a graph either, and does not
-# rewrite it: it *breaks* the graph there, lets Python decide, and captures what follows
-# as another graph. ``torch._dynamo.explain(fn)(*args)`` runs the function once and
-# reports the graphs and the reason for each break (``graph_count: 2``,
-# ``graph_break_count: 1``). Its reason for this break is terse: a jump (the ``if``)
-# that depends on a tensor. ``explain`` lives in the private ``torch._dynamo`` module;
-# no public ``torch.compiler`` function reports break reasons in one object. The
-# compiled function, called with both signs, captures the branch it had not taken yet as
-# another graph (``graphs after both signs: 3``): the comparison, then each branch. The
-# :ref:`previous page <sphx_glr_auto_examples_10_graphs_plot_40_graphs_in_pytorch.py>`
-# shows ``fullgraph=True`` refusing such a break, and ``torch.cond``, which avoids it.
 
 # %%
-# **TensorFlow (tf.function)**: the ``if`` becomes ``tf.cond``.
-@tf.function
-def branchy(x):
-    y = x * 2
-    if tf.reduce_sum(y) > 0:  # AutoGraph: tf.cond
-        return y + 1
-    return y - 1
+# One more guard: Dynamo specialises on the integer attributes of an ``nn.Module``
+# (``torch._dynamo.config.allow_unspec_int_on_nn_module`` is ``False``). Unlike a Python ``int``
+# argument, which becomes dynamic at its first change (first section), a step counter in
+# ``self.step`` is a new graph at every step, ``new graphs per step: [1, 1, 1, 1]``, until the
+# recompile limit (:ref:`next page <sphx_glr_auto_examples_10_graphs_plot_55_graph_breaks.py>`).
 
 
-x_pos = tf.constant([1.0, 2.0, 3.0])
-y_pos, y_neg = branchy(x_pos), branchy(-x_pos)
-graph = branchy.get_concrete_function(x_pos).graph
-op_types = [op.type for op in graph.get_operations()]
-print("StatelessIf in the graph:", "StatelessIf" in op_types)
-traces = branchy.experimental_get_tracing_count()
-print("traces after both signs:", traces)
+class Stepped(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.step = 0  # a Python int on the module
 
-
-@tf.function
-def half_defined(x):
-    if tf.reduce_sum(x) > 0:
-        y = x * 2
-    return y  # no y when the sum is not positive
-
-
-raised = False
-try:
-    half_defined(x_pos)
-except ValueError as error:
-    raised = True
-    print(str(error).strip().splitlines()[-1].strip())
-tf_traces, tf_raised = traces, raised
-tf_results["branchy, sum > 0"] = y_pos
-tf_results["branchy, sum < 0"] = y_neg
-
-# %%
-# **PyTorch (torch.compile)**: the ``if`` breaks the graph.
-
-
-def branchy(x):
-    y = x * 2
-    if y.sum() > 0:  # Python needs a bool here
-        return y + 1
-    return y - 1
-
-
-x_pos = torch.tensor([1.0, 2.0, 3.0], device=torch_device)
-explanation = torch._dynamo.explain(branchy)(x_pos)
-print("graph_count:", explanation.graph_count)
-print("graph_break_count:", explanation.graph_break_count)
-for reason in explanation.break_reasons:
-    print("break:", reason.reason.splitlines()[0])
-    print("  at:", reason.user_stack[-1].line)
-torch.compiler.reset()
-graphs.clear()
-graph_fn = torch.compile(branchy, backend=counting_backend)
-y_pos, y_neg = graph_fn(x_pos), graph_fn(-x_pos)
-print("graphs after both signs:", len(graphs))
-for number, graph in enumerate(graphs, 1):
-    print(f"graph {number} calls:", call_names(graph))
-torch_graphs = len(graphs)
-torch.compiler.reset()
-torch_results["branchy, sum > 0"] = y_pos
-torch_results["branchy, sum < 0"] = y_neg
-
-# %%
-# The counts:
-assert tf_traces == 1 and "StatelessIf" in op_types and tf_raised
-assert (explanation.graph_count, explanation.graph_break_count) == (2, 1)
-assert torch_graphs == 3
-
-# %%
-# Side effects: ``print`` and ``tf.print``
-# ----------------------------------------
-# The Python body of a ``tf.function`` runs while tracing, so a ``print`` in it runs
-# only then: three calls with the same signature print ``print lines: 1``. ``tf.print``
-# is an operation in the graph (``PrintV2``) and runs at every call:
-# ``tf.print lines: 3``. ``tf.print`` writes from TensorFlow's C++ runtime, by default
-# to the process's standard error, past Python's ``sys`` streams, so its lines would not
-# reach this page (the
-# :ref:`debugging page <sphx_glr_auto_examples_10_graphs_plot_30_debugging.py>` shows
-# this); here it writes to a file in a temporary folder, which we read back.
-#
-# Dynamo cannot put a ``print`` into a graph, so it breaks the graph at the ``print``
-# (``graphs around the print: 2``: the ``mul`` before it and the ``add`` after it), and
-# Python runs the ``print`` at every call, as eager PyTorch would: ``print lines: 3``.
-
-# %%
-# **TensorFlow (tf.function)**: ``print`` runs at the trace.
-with tempfile.TemporaryDirectory() as folder:
-    log = Path(folder) / "tf_print.txt"
-
-    @tf.function
-    def noisy(x):
-        y = x * 2
-        print("print: Python ran")
-        tf.print("tf.print: the graph ran",
-                 output_stream=f"file://{log}")
-        return y + 1
-
-    x = tf.constant([1.0, 2.0, 3.0])
-    with contextlib.redirect_stdout(io.StringIO()) as printed:
-        for _ in range(3):
-            y = noisy(x)
-    tf_printed = log.read_text().splitlines()
-    graph = noisy.get_concrete_function(x).graph
-    op_types = [op.type for op in graph.get_operations()]
-lines = len(printed.getvalue().splitlines())
-print(printed.getvalue(), end="")
-print(*tf_printed, sep="\n")
-print("print lines:", lines)
-print("tf.print lines:", len(tf_printed))
-print("PrintV2 in the graph:", "PrintV2" in op_types)
-tf_lines = lines, len(tf_printed)
-tf_results["noisy"] = y
-
-# %%
-# **PyTorch (torch.compile)**: ``print`` runs every call.
-
-
-def noisy(x):
-    y = x * 2
-    print("print: Python ran")
-    return y + 1
+    def forward(self, x):
+        self.step += 1
+        return x * self.step
 
 
 graphs.clear()
-graph_fn = torch.compile(noisy, backend=counting_backend)
-x = torch.tensor([1.0, 2.0, 3.0], device=torch_device)
-with contextlib.redirect_stdout(io.StringIO()) as printed:
-    for _ in range(3):
-        y = graph_fn(x)
-lines = len(printed.getvalue().splitlines())
-print(printed.getvalue(), end="")
-print("print lines:", lines)
-print("graphs around the print:", len(graphs))
-for number, graph in enumerate(graphs, 1):
-    print(f"graph {number} calls:", call_names(graph))
-torch_lines, torch_graphs = lines, len(graphs)
-torch.compiler.reset()
-torch_results["noisy"] = y
-
-# %%
-# The counts:
-assert tf_lines == (1, 3) and "PrintV2" in op_types
-assert torch_lines == 3 and torch_graphs == 2
-assert [call_names(graph) for graph in graphs] == [["mul"], ["add"]]
-
-# %%
-# Side effects: a Python counter
-# ------------------------------
-# A Python counter in the body, like the one this page counts traces with, is a side
-# effect too. In TensorFlow it runs while tracing only: three calls,
-# ``Python body runs: 1``. Dynamo keeps Python's meaning instead: the list grows at
-# every call (``Python body runs: 3``). But the compiled code reads the list, so Dynamo
-# guards on its length, every call fails that guard, and every call is a new graph
-# (``graphs for a Python counter: 3``). That is why this page counts PyTorch's graphs in
-# a backend, outside the compiled function.
-
-# %%
-# **TensorFlow (tf.function)**: the counter runs at the trace.
-body_runs = []
-
-
-@tf.function
-def counted(x):
-    body_runs.append(1)
-    return x * 2 + 1
-
-
-x = tf.constant([1.0, 2.0, 3.0])
-for _ in range(3):
-    y = counted(x)
-print("Python body runs:", len(body_runs))
-traces = counted.experimental_get_tracing_count()
-print("traces for a Python counter:", traces)
-tf_runs, tf_traces = len(body_runs), traces
-tf_results["counted"] = y
-
-# %%
-# **PyTorch (torch.compile)**: the counter runs every call.
-body_runs = []
-
-
-def counted(x):
-    body_runs.append(1)
-    return x * 2 + 1
-
-
-graphs.clear()
-graph_fn = torch.compile(counted, backend=counting_backend)
-x = torch.tensor([1.0, 2.0, 3.0], device=torch_device)
-for _ in range(3):
-    y = graph_fn(x)
-print("Python body runs:", len(body_runs))
-print("graphs for a Python counter:", len(graphs))
-with torch.compiler.set_stance("fail_on_recompile"):
-    try:
-        graph_fn(x)
-    except RuntimeError as error:
-        print("the guard that fails next:", failed_guard(error))
-torch_runs, torch_graphs = len(body_runs), len(graphs)
-torch.compiler.reset()
-torch_results["counted"] = y
-
-# %%
-# The counts:
-assert tf_runs == 1 and tf_traces == 1
-assert torch_runs == 3 and torch_graphs == 3
-
-# %%
-# The recompile limit
-# -------------------
-# ``tf.function`` does not stop: ten Python values of ``k`` give
-# ``new traces per k: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]``. When it notices frequent
-# retracing it logs a warning, which the page catches from TensorFlow's Python logger to
-# show it. It warns at most twice per function, and it recognises a function by its code:
-# an identical ``def`` earlier in a notebook would already have used up both warnings. So
-# this experiment uses a function of its own, ``times``.
-#
-# ``torch.compile`` does stop. Once a function has
-# ``torch._dynamo.config.recompile_limit`` graphs (``recompile_limit: 8``, read from a
-# private module and not changed), Dynamo logs a warning and compiles that function no
-# more. A call that passes the guards of one of its graphs still runs that graph; any
-# other call runs as plain eager Python, with the right answer (checked in *They
-# agree*). With the default ``dynamic=None``, ``k`` would become dynamic at the second
-# value (first section), so here ``dynamic=False`` makes Dynamo specialise on every
-# value, as ``tf.function`` does: ``new graphs per k: [1, 1, 1, 1, 1, 1, 1, 1, 0, 0]``,
-# and a graph ran only for the values that got one:
-# ``graph ran per k: [1, 1, 1, 1, 1, 1, 1, 1, 0, 0]``. Calling ``k=3`` again runs its
-# graph: ``graph ran for k=3 again: 1``. The
-# :ref:`previous page <sphx_glr_auto_examples_10_graphs_plot_40_graphs_in_pytorch.py>`
-# lowers the limit for one function with ``torch.compile(..., recompile_limit=4)``.
-
-# %%
-# **TensorFlow (tf.function)**: no limit, a warning.
-
-
-def times(x, k):  # a new function: no earlier call counts
-    return x * k
-
-
-x = tf.ones(3)
-graph_fn = tf.function(times)
-caught = logging.handlers.BufferingHandler(capacity=100)
-tf.get_logger().addHandler(caught)
-try:
-    new = []
-    for k in range(10):
-        before = graph_fn.experimental_get_tracing_count()
-        y = graph_fn(x, k)
-        after = graph_fn.experimental_get_tracing_count()
-        new.append(after - before)
-finally:
-    tf.get_logger().removeHandler(caught)
-print("new traces per k:", new)
-for record in caught.buffer:
-    message = record.getMessage().split(". ")[0]
-    message = re.sub(" at 0x[0-9a-f]+", "", message)
-    print(sidebyside.wrap(f"{record.levelname}: {message}"))
-tf_new, tf_warnings = new, len(caught.buffer)
-tf_results["x * 9"] = y
-
-# %%
-# **PyTorch (torch.compile)**: a limit, then eager.
-
-
-def times(x, k):  # a new function: no earlier call counts
-    return x * k
-
-
 x = torch.ones(3, device=torch_device)
-print("recompile_limit:", torch._dynamo.config.recompile_limit)
-graphs.clear()
-graph_fn = torch.compile(
-    times, backend=counting_backend, dynamic=False
-)
-caught = logging.handlers.BufferingHandler(capacity=100)
-logging.getLogger("torch._dynamo").addHandler(caught)
-try:
-    new, ran = [], []
-    for k in range(10):
-        before, runs = len(graphs), len(graph_runs)
-        y = graph_fn(x, k)
-        new.append(len(graphs) - before)
-        ran.append(len(graph_runs) - runs)
-    runs = len(graph_runs)
-    graph_fn(x, 3)
-    ran_again = len(graph_runs) - runs
-finally:
-    logging.getLogger("torch._dynamo").removeHandler(caught)
-    torch.compiler.reset()
-print("new graphs per k:", new)
-print("graph ran per k:", ran)
-print("graph ran for k=3 again:", ran_again)
-for record in caught.buffer:
-    message = record.getMessage().splitlines()[0]
-    print(record.levelname + ":", message)
-torch_new, torch_ran = new, ran
-torch_warnings = len(caught.buffer)
-torch_results["x * 9"] = y
-
-# %%
-# The counts:
-assert tf_new == [1] * 10 and tf_warnings == 2
-assert torch._dynamo.config.recompile_limit == 8
-assert torch_new == [1] * 8 + [0, 0] and torch_ran == [1] * 8 + [0, 0]
-assert ran_again == 1 and torch_warnings == 1
+graph_fn = torch.compile(Stepped(), backend=counting_backend)
+new = []
+for _ in range(4):
+    before = len(graphs)
+    y = graph_fn(x)
+    new.append(len(graphs) - before)
+torch.compiler.reset()
+print("allow_unspec_int_on_nn_module:", torch._dynamo.config.allow_unspec_int_on_nn_module)
+print("new graphs per step:", new)
+assert new == [1, 1, 1, 1] and torch.equal(y, x * 4)
 
 # %%
 # They agree
 # ----------
-# However many graphs each framework built, and whether PyTorch ran a graph or fell back
-# to eager Python, the answers are the same:
+# However many graphs each framework built, and whether PyTorch ran a graph or fell back to eager
+# Python, the answers are the same:
 for what, tf_value in tf_results.items():
-    sidebyside.assert_close(
-        tf_value, torch_results[what], what=what, device=torch_device
-    )
+    sidebyside.assert_close(tf_value, torch_results[what], what=what, device=torch_device)
 assert tf_results.keys() == torch_results.keys()
 sidebyside.parity_report()
 
@@ -740,17 +487,14 @@ sidebyside.parity_report()
 #   ``input_signature`` with ``None`` in TensorFlow, ``dynamic=True`` or
 #   ``torch._dynamo.mark_dynamic`` in PyTorch. ``reduce_retracing=True`` and
 #   ``dynamic=None`` generalise at the first change.
-# * AutoGraph turns a Python ``if`` on a tensor into ``tf.cond``, or refuses while
-#   tracing; Dynamo breaks the graph and runs the ``if`` in Python.
-#   ``torch._dynamo.explain`` lists the breaks and their reasons.
-# * Python side effects run only while tracing in ``tf.function`` (use ``tf.print``); in
-#   ``torch.compile`` they run at every call, through graph breaks or extra guards.
-# * ``torch.compile`` stops compiling a function at ``recompile_limit`` graphs: a call
-#   that one of them accepts still runs it, any other call runs eagerly. ``tf.function``
-#   keeps tracing, and warns.
+# * Sizes 0 and 1 are specialised even then; ``mark_dynamic`` raises where the code needs the
+#   size, ``maybe_mark_dynamic`` does not.
+# * A Python loop over the length is unrolled into the graph, so every length needs its own;
+#   TorchScript's ``torch.jit.trace`` silently reuses the old graph and gives wrong answers.
+# * Integer attributes of an ``nn.Module`` are guarded on their value: a step counter there
+#   recompiles at every step.
 #
 # References: ``tf.function``, ``tf.function.experimental_get_tracing_count``,
-# ``tf.TensorSpec``, ``tf.print``, ``tf.get_logger``, ``torch.compile``,
-# ``torch.compiler.reset``, ``torch.compiler.set_stance``,
-# ``torch._dynamo.mark_dynamic``, ``torch._dynamo.explain``,
-# ``torch._dynamo.config.recompile_limit``, PyTorch's custom backends.
+# ``tf.TensorSpec``, ``torch.compile``, ``torch.compiler.reset``, ``torch.compiler.set_stance``,
+# ``torch._dynamo.mark_dynamic``, ``torch._dynamo.maybe_mark_dynamic``, ``torch.jit.trace``,
+# PyTorch's custom backends.

@@ -137,7 +137,8 @@ assert torch.export.export.__kwdefaults__["strict"] is False
 # What was saved
 # --------------
 # A SavedModel is a folder: ``saved_model.pb`` holds the graphs (every concrete function, and
-# the objects that own them), ``variables/`` holds the weights as a checkpoint. A ``.pt2`` file is
+# the objects that own them), ``variables/`` holds the weights as a checkpoint, and
+# ``fingerprint.pb`` identifies the model. A ``.pt2`` file is
 # a zip archive: the graph as JSON (``models/model.json``), each weight as raw bytes (``weight_0``
 # is the 2 x 3 float32 matrix, 24 bytes), and the example inputs export traced with.
 
@@ -197,6 +198,7 @@ y = loaded(np.load(where / "x.npy"))
 np.save(where / "tf_loaded.npy", y.numpy())
 print("loaded:", type(loaded).__name__)
 print("has use_relu:", hasattr(loaded, "use_relu"))
+print("W:", loaded.W.shape)
 (restored,) = loaded.__call__.concrete_functions
 (spec,), _ = restored.structured_input_signature
 print("input:", spec)
@@ -237,8 +239,8 @@ print("the fresh process computed the same y")
 # The fresh processes printed no ``Python ran``: the ``print`` was not saved, only the tensor
 # operations. TensorFlow restored a generic ``_UserObject`` holding the variables and the
 # function with its signature; ``signatures`` holds ``serving_default``, the entry point that
-# TensorFlow Serving and the C++ API call (``tf.saved_model.save`` makes one from the only
-# ``tf.function`` with an ``input_signature``). PyTorch restored an ``ExportedProgram`` with its
+# TensorFlow Serving and the C++ API look up (``tf.saved_model.save``, given no ``signatures``,
+# makes it from the saved object's only ``tf.function`` with an ``input_signature``). PyTorch restored an ``ExportedProgram`` with its
 # symbolic batch. Neither kept ``use_relu``: it is not a tensor, and the graph no longer asks.
 
 # %%
@@ -316,7 +318,7 @@ assert not np.all(torch_eager.cpu().numpy() >= 0)
 # ``torch.export`` is PyTorch's current way to save a graph. The older way is TorchScript:
 # ``torch.jit.script`` or ``torch.jit.trace`` make a ``ScriptModule``, and ``torch.jit.save``
 # writes it to a file that ``torch.jit.load`` reads (in Python or C++, with LibTorch). This
-# PyTorch deprecates all of them; the warnings say so:
+# PyTorch deprecates that path; scripting and saving warn:
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     legacy = torch.jit.script(torch.nn.Linear(3, 2))
@@ -326,15 +328,15 @@ for warning in caught:
 assert {w.category for w in caught} == {DeprecationWarning}
 
 # %%
-# A ``.pt2`` file from ``torch.export.save`` still needs Python and PyTorch to run: the graph is
-# replayed by PyTorch's operators. To run without Python, *AOTInductor* compiles an
-# ``ExportedProgram`` ahead of time: ``torch._inductor.aoti_compile_and_package`` generates C++
-# (and, for a GPU, Triton) kernels, builds them into a shared library with a C++ compiler, and
-# packs it into a ``.pt2`` package, which ``torch._inductor.aoti_load_package`` loads in Python
-# and ``torch::inductor::AOTIModelPackageLoader`` in C++. That needs a compiler toolchain where
-# the package is built, so this page does not run it. A SavedModel needs no compiling: the C++
-# API (``tensorflow::LoadSavedModel``), TensorFlow Serving and the TFLite converter read the
-# folder itself.
+# ``torch.export.load`` reads a ``.pt2`` file back into Python, where PyTorch's operators run the
+# graph. To run an exported program without Python, PyTorch documents *AOTInductor*:
+# ``torch._inductor.aoti_compile_and_package`` compiles an ``ExportedProgram`` ahead of time
+# into C++ (and, for a GPU, Triton) kernels, builds them into a shared library with a C++
+# compiler, and packs it into a ``.pt2`` package, which ``torch._inductor.aoti_load_package``
+# loads in Python and ``torch::inductor::AOTIModelPackageLoader`` in C++. That needs a compiler
+# toolchain where the package is built, so this page does not run it. A SavedModel needs no
+# compiling: the C++ API (``tensorflow::LoadSavedModel``), TensorFlow Serving and the TFLite
+# converter read the folder itself.
 
 # %%
 # They agree
@@ -351,8 +353,8 @@ sidebyside.parity_report()
 # %%
 # Takeaways
 # ---------
-# * ``tf.saved_model.save`` writes a folder: the graphs of every ``tf.function`` it traced (with
-#   an ``input_signature``, one concrete function), the variables, and a ``serving_default``
+# * ``tf.saved_model.save`` writes a folder: the graphs of the object's ``tf.function`` (with an
+#   ``input_signature``, one concrete function), its variables, and here a ``serving_default``
 #   signature. ``tf.saved_model.load`` needs no Python class: it returns a generic object.
 # * ``torch.export.export`` (in this PyTorch ``strict=False`` by default: ordinary Python, fake
 #   tensors) makes an ``ExportedProgram``; ``torch.export.save`` writes it, weights included, to a

@@ -22,7 +22,7 @@ from sphinx_extensions import shards  # noqa: E402  (building on several machine
 
 GALLERY_SCRIPTS = sorted((ROOT / "gallery").rglob("plot_*.py"))
 # Pages that print timings, so their text differs from run to run.
-MEASURED = ("benchmark", "padded_batches")
+MEASURED = ("benchmark", "padding_cost")
 # Same command as `make html`: warnings are errors, nitpicky, keep going, fresh environment.
 TINY_INDEX = "# tiny\n\n```{toctree}\nauto_examples/index\n```\n"  # a site of the gallery only
 SPHINX = [sys.executable, "-m", "sphinx", "-b", "html", "-n", "-W", "--keep-going", "-E"]

@@ -53,7 +53,7 @@ MACHINE_LINE = re.compile(
 ON_THIS_MACHINE = "On this machine ("
 NUMBER = re.compile(r"\d")
 # Pages that print what they measure (times, speeds): their numbers differ from run to run.
-MEASURED = ("benchmark", "padded_batches")
+MEASURED = ("benchmark", "padding_cost")
 
 
 def comparable(name: str, stdout: str) -> list[str]:

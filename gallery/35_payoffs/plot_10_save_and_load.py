@@ -16,6 +16,7 @@ not allow.
 # -----
 # Both frameworks, the helpers of this site, and one seed for everything. Everything this page
 # saves goes into a temporary folder, removed at the end.
+import os
 import pathlib
 import subprocess
 import sys
@@ -41,8 +42,9 @@ where = pathlib.Path(folder.name)
 def run_fresh(code, *args):
     """Run ``code`` in a new Python process (this interpreter, this environment, ``args`` as its
     ``sys.argv[1:]``) and return what it printed; fail with its stderr if it fails."""
+    env = {**os.environ, "TF_FORCE_GPU_ALLOW_GROWTH": "true"}  # share a GPU
     done = subprocess.run([sys.executable, "-c", code, *map(str, args)],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, env=env)
     if done.returncode:
         raise RuntimeError(f"the fresh process failed:\n{done.stderr}")
     return done.stdout

@@ -173,8 +173,9 @@ for number, graph in enumerate(graphs, 1):
     print(f"graph {number} calls:", call_names(graph))
 torch_lines, torch_graphs = lines, len(graphs)
 torch.compiler.reset()
-whole = torch.compile(noisy, fullgraph=True)  # Unsupported:
-sidebyside.show_error(RuntimeError, whole, x)
+whole = torch.compile(noisy, fullgraph=True,
+                      backend=counting_backend)
+sidebyside.show_error(RuntimeError, whole, x)  # Unsupported
 torch.compiler.reset()
 torch_results["noisy"] = y
 
@@ -255,23 +256,22 @@ assert torch_runs == 3 and torch_graphs == 3
 # notebook would already have used up both warnings. So this experiment uses a function of its own,
 # ``times``.
 #
-# ``torch.compile`` does stop. Once a function has ``torch._dynamo.config.recompile_limit``
-# graphs (``recompile_limit: 8``, read and not changed), Dynamo logs a warning and compiles that
-# function no more. A call that passes the guards of one of its graphs still runs that graph; any
-# other call runs as plain eager Python, with the right answer (checked in *They
-# agree*). With the default ``dynamic=None``, ``k`` would become dynamic at the second
-# value (previous page), so here ``dynamic=False`` makes Dynamo specialise on every
-# value, as ``tf.function`` does: ``new graphs per k: [1, 1, 1, 1, 1, 1, 1, 1, 0, 0]``,
-# and a graph ran only for the values that got one:
-# ``graph ran per k: [1, 1, 1, 1, 1, 1, 1, 1, 0, 0]``. Calling ``k=3`` again runs its
+# ``torch.compile`` does stop. Once a function has ``torch._dynamo.config.recompile_limit`` graphs
+# (``recompile_limit: 8``, read and not changed), Dynamo logs a warning and compiles that function
+# no more. A call that passes the guards of one of its graphs still runs that graph; any other call
+# runs as plain eager Python, with the right answer (checked in *They agree*). With the default
+# ``dynamic=None``, ``k`` would become dynamic at the second value (previous page), so here
+# ``dynamic=False`` makes Dynamo specialise on every value, as ``tf.function`` does:
+# ``new graphs per k: [1, 1, 1, 1, 1, 1, 1, 1, 0, 0]``, and a graph ran only for the values that
+# got one: ``graph ran per k: [1, 1, 1, 1, 1, 1, 1, 1, 0, 0]``. Calling ``k=3`` again runs its
 # graph: ``graph ran for k=3 again: 1``.
 #
-# Dynamo keeps its graphs with the function's code object, not with what ``torch.compile``
-# returns, so every ``torch.compile`` of ``times`` shares one budget: a second one cannot
-# compile ``k=8`` (``second wrapper, k=8: new graphs 0, graph ran 0``), unless it is made with
-# ``isolate_recompiles=True`` (``isolated, k=8: new graphs 1, graph ran 1``). To watch breaks
-# and recompiles, set ``TORCH_LOGS="graph_breaks,recompiles"`` before Python starts;
-# ``tlparse`` turns a log written with ``TORCH_TRACE`` into a report of every graph and break.
+# Dynamo keeps its graphs with the function's code object, not with what ``torch.compile`` returns,
+# so every ``torch.compile`` of ``times`` shares one budget: a second one cannot compile ``k=8``
+# (``second wrapper, k=8: new graphs 0, graph ran 0``), unless it is made with
+# ``isolate_recompiles=True`` (``isolated, k=8: new graphs 1, graph ran 1``). To watch breaks and
+# recompiles, set ``TORCH_LOGS="graph_breaks,recompiles"`` before Python starts; ``tlparse`` turns
+# a log written with ``TORCH_TRACE`` into a report of every graph and break.
 
 # %%
 # **TensorFlow (tf.function)**: no limit, a warning.
@@ -369,17 +369,17 @@ assert budget == {"second wrapper": (0, 0), "isolated": (1, 1)}
 # builds one graph with a ``while`` loop inside, and it serves every length:
 # ``input_signature: new traces [1, 0, 0, 0, 0, 0, 0, 0]``.
 #
-# In ``torch.compile``, automatic dynamic shapes do not rescue the Python loop: ``range`` needs
-# the length as a Python ``int``, so Dynamo specialises on it and guards on the exact value. Every
+# In ``torch.compile``, automatic dynamic shapes do not rescue the Python loop: ``range`` needs the
+# length as a Python ``int``, so Dynamo specialises on it and guards on the exact value. Every
 # length is a new graph until the recompile limit, here 4 (``recompile_limit=4``):
 # ``python loop: new graphs [1, 1, 1, 1, 0, 0, 0, 0]``. After the limit, a length with no graph
 # runs as plain eager Python, and no captured graph runs at all:
 # ``python loop: graph ran [1, 1, 1, 1, 0, 0, 0, 0]``. ``torch.while_loop`` (public, marked
-# prototype; its documentation still says it does not support training, yet an eager
-# ``backward()`` through it works in PyTorch 2.13, shown at the end of the PyTorch pane)
-# keeps the loop inside the graph, as ``tf.while_loop`` does: the first length is compiled with
-# exact shapes, the second marks the length dynamic, and that graph serves every length after
-# it: ``torch.while_loop: new graphs [1, 1, 0, 0, 0, 0, 0, 0]``.
+# prototype; its documentation still says it does not support training, yet an eager ``backward()``
+# through it works in PyTorch 2.13, shown at the end of the PyTorch pane) keeps the loop inside the
+# graph, as ``tf.while_loop`` does: the first length is compiled with exact shapes, the second
+# marks the length dynamic, and that graph serves every length after it:
+# ``torch.while_loop: new graphs [1, 1, 0, 0, 0, 0, 0, 0]``.
 rng = np.random.default_rng(0)
 w_np = (0.5 * rng.normal(size=(4, 4))).astype(np.float32)
 xs_np = [rng.normal(size=(n, 4)).astype(np.float32) for n in range(1, 9)]

@@ -2,15 +2,14 @@
 Modules, layers and training
 ============================
 
-One small convolutional network, the LeNet shape (two convolutions with pooling, then
-three dense layers), written four ways: Keras layers and a ``tf.Module`` built from
-``tf.nn`` functions in TensorFlow, an ``nn.Module`` and plain ``torch.nn.functional``
-calls in PyTorch. The two frameworks lay out images and weights differently, so copying
-PyTorch's starting weights into TensorFlow means transposing kernels and matching the
-order in which a feature map is flattened. With the same weights the outputs agree; then
-five training steps with SGD and momentum (a TensorFlow 1 graph, Keras in a
-``tf.function``, PyTorch) and with Adam give the same losses, step by step, once Adam's
-``epsilon`` means the same thing in both.
+One small convolutional network, the LeNet shape (two convolutions with pooling, then three
+dense layers), written four ways: Keras layers and a ``tf.Module`` built from ``tf.nn``
+functions in TensorFlow, an ``nn.Module`` and plain ``torch.nn.functional`` calls in PyTorch.
+The two frameworks lay out images and weights differently, so copying PyTorch's starting weights
+into TensorFlow means transposing kernels and matching the order in which a feature map is
+flattened. With the same weights the outputs agree; then five training steps with SGD and
+momentum (a TensorFlow 1 graph, Keras in a ``tf.function``, PyTorch) and with Adam give the same
+losses, step by step, once Adam's ``epsilon`` means the same thing in both.
 """
 
 # %%
@@ -18,6 +17,7 @@ five training steps with SGD and momentum (a TensorFlow 1 graph, Keras in a
 # -----
 # Both frameworks, the helpers of this site, and one seed for everything.
 import math
+import tempfile
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -34,11 +34,10 @@ sidebyside.provenance()
 # %%
 # Synthetic images
 # ----------------
-# 32 grey images of 28 × 28 pixels, made right here: noise plus a bright 8 × 8 square in
-# one of the four quadrants, and the quadrant is the label (four classes). PyTorch's
-# convolutions want images *channels-first*, ``(N, C, H, W)``; TensorFlow's default is
-# *channels-last*, ``(N, H, W, C)``. It is the same array with its axes in another
-# order.
+# 32 grey images of 28 × 28 pixels, made right here: noise plus a bright 8 × 8 square in one of
+# the four quadrants, and the quadrant is the label (four classes). PyTorch's convolutions want
+# images *channels-first*, ``(N, C, H, W)``; TensorFlow's default is *channels-last*,
+# ``(N, H, W, C)``. It is the same array with its axes in another order.
 rng = np.random.default_rng(0)
 labels = rng.integers(0, 4, size=32)
 images = rng.normal(0.0, 0.3, size=(32, 1, 28, 28)).astype(np.float32)
@@ -47,26 +46,29 @@ for image, label in zip(images, labels, strict=True):
     image[0, top : top + 8, left : left + 8] += 1.0
 x_nchw = images  # PyTorch: (N, C, H, W)
 x_nhwc = np.ascontiguousarray(images.transpose(0, 2, 3, 1))  # TensorFlow: (N, H, W, C)
-print("PyTorch input (N, C, H, W):", x_nchw.shape)
-print("TensorFlow input (N, H, W, C):", x_nhwc.shape)
-print("labels:", *labels[:16], "...")
+print("PyTorch input (N, C, H, W):", x_nchw.shape, " TensorFlow's (N, H, W, C):", x_nhwc.shape)
 
 # %%
 # Layers that own their weights
 # -----------------------------
-# A *layer* is an object that creates its weights and applies them:
-# ``tf.keras.layers.Conv2D`` and ``torch.nn.Conv2d``. Keras stacks layers in a
-# ``Sequential`` model. In PyTorch a network is an ``nn.Module`` subclass: layers
-# assigned as attributes in ``__init__`` are registered, so ``parameters()`` finds their
-# weights, and ``forward`` says how data flows. Operations without weights (ReLU,
-# max-pooling, flattening) are often written as plain functions from
+# A *layer* is an object that creates its weights and applies them: ``tf.keras.layers.Conv2D``
+# and ``torch.nn.Conv2d``. Keras stacks layers in a ``Sequential`` model. In PyTorch a network
+# is an ``nn.Module`` subclass: layers assigned as attributes in ``__init__`` are registered, so
+# ``parameters()`` finds their weights, and ``forward`` says how data flows. Operations without
+# weights (ReLU, max-pooling, flattening) are often written as plain functions from
 # ``torch.nn.functional``, imported as ``F``.
 #
-# Keras creates a layer's weights once it knows the input shape (``tf.keras.Input``
-# tells it at once); PyTorch asks for the input size up front (``Conv2d(1, 6, 5)``: 1
-# channel in, 6 out). Look at the shapes: a Keras convolution kernel is
-# ``(H, W, in, out)``, a PyTorch one ``(out, in, H, W)``; a Keras ``Dense`` kernel is
-# ``(in, out)``, a PyTorch ``Linear`` weight ``(out, in)``.
+# Keras creates a layer's weights once it knows the input shape (``tf.keras.Input`` tells it at
+# once); PyTorch asks for the input size up front (``Conv2d(1, 6, 5)``: 1 channel in, 6 out).
+# Look at the shapes: a Keras convolution kernel is ``(H, W, in, out)``, a PyTorch one
+# ``(out, in, H, W)``; a Keras ``Dense`` kernel is ``(in, out)``, a PyTorch ``Linear`` weight
+# ``(out, in)``. Without an ``Input``, a Keras layer makes its weights on its first call, from
+# the shape of what it is given, and so do PyTorch's *lazy* modules (``nn.LazyLinear``,
+# ``nn.LazyConv2d``, still marked experimental): until then the weight is an
+# ``UninitializedParameter``, and then the module turns into the plain one (``nn.Linear``).
+# Both panes end with one. ``tf.keras`` is Keras 3; Keras 2 lives on as the ``tf_keras``
+# package, which ``tf.keras`` becomes when ``TF_USE_LEGACY_KERAS=1`` is set before TensorFlow is
+# imported (not installed here).
 
 # %%
 # **TensorFlow (Keras layers)**: channels last.
@@ -83,8 +85,13 @@ with tf.device(tf_device):
         layers.Dense(84, activation="relu", name="fc2"),
         layers.Dense(4, name="fc3"),
     ], name="lenet")
+print("tf.keras is Keras", tf.keras.version())
 for weight in keras_net.weights:
     print(f"{weight.path:<18} {tuple(weight.shape)}")
+dense = layers.Dense(4)  # no Input: no weights yet
+print("Dense(4):", dense.weights, end=" -> ")
+dense(np.zeros((2, 3), np.float32))  # 3 features in
+print(tuple(dense.kernel.shape))
 
 # %%
 # **PyTorch (nn.Module)**: channels first.
@@ -109,15 +116,20 @@ class LeNet(torch.nn.Module):
 torch_net = LeNet().to(torch_device)
 for name, weight in torch_net.named_parameters():
     print(f"{name:<18} {tuple(weight.shape)}")
+lazy = torch.nn.LazyLinear(4)  # no in_features
+print("LazyLinear(4):", type(lazy.weight).__name__, end=" -> ")
+lazy(torch.zeros(2, 3))  # 3 features in
+print(type(lazy).__name__, tuple(lazy.weight.shape))
+assert type(lazy) is torch.nn.Linear and lazy.in_features == 3
 
 # %%
 # Flattening is where the layouts bite
 # ------------------------------------
-# After the second pooling each image is a 4 × 4 map with 16 channels. Flattening turns
-# it into 256 numbers, and the two frameworks write them in different orders: PyTorch
-# walks ``(C, H, W)``, so the first numbers are channel 0, pixel by pixel; Keras walks
-# ``(H, W, C)``, so the first numbers are pixel (0, 0), channel by channel. Number the
-# entries of one feature map and flatten it both ways:
+# After the second pooling each image is a 4 × 4 map with 16 channels. Flattening turns it into
+# 256 numbers, and the two frameworks write them in different orders: PyTorch walks
+# ``(C, H, W)``, so the first numbers are channel 0, pixel by pixel; Keras walks ``(H, W, C)``,
+# so the first numbers are pixel (0, 0), channel by channel. Number the entries of one feature
+# map and flatten it both ways:
 feature_map = np.arange(256, dtype=np.float32).reshape(1, 16, 4, 4)  # (N, C, H, W)
 torch_order = torch.flatten(torch.from_numpy(feature_map), 1)
 keras_order = layers.Flatten()(feature_map.transpose(0, 2, 3, 1))
@@ -126,12 +138,11 @@ print("Keras flattens to:  ", keras_order[0, :6].numpy().astype(int).tolist(), "
 assert torch_order[0, 1] == 1 and keras_order[0, 1] == 16  # next pixel / next channel
 
 # %%
-# So PyTorch's ``fc1`` weight, ``(120, 256)`` with its inputs in ``(C, H, W)`` order,
-# has to have its 256 columns put into ``(H, W, C)`` order before it can serve as
-# Keras's ``fc1`` kernel. The function below turns PyTorch's ``state_dict`` into the
-# list that Keras's ``set_weights`` takes: convolution kernels go from
-# ``(out, in, H, W)`` to ``(H, W, in, out)``, dense weights are transposed, and
-# ``fc1``'s columns are reordered first.
+# So PyTorch's ``fc1`` weight, ``(120, 256)`` with its inputs in ``(C, H, W)`` order, has to
+# have its 256 columns put into ``(H, W, C)`` order before it can serve as Keras's ``fc1``
+# kernel. The function below turns PyTorch's ``state_dict`` into the list that Keras's
+# ``set_weights`` takes: convolution kernels go from ``(out, in, H, W)`` to ``(H, W, in, out)``,
+# dense weights are transposed, and ``fc1``'s columns are reordered first.
 
 
 def keras_weights(state, match_flatten=True):
@@ -139,8 +150,7 @@ def keras_weights(state, match_flatten=True):
     w = {name: tensor.detach().cpu() for name, tensor in state.items()}
     fc1 = w["fc1.weight"]  # (120, 256): inputs in (C, H, W) order
     if match_flatten:
-        fc1 = fc1.reshape(120, 16, 4, 4).permute(0, 2, 3, 1)  # (out, H, W, C)
-        fc1 = fc1.reshape(120, 256)
+        fc1 = fc1.reshape(120, 16, 4, 4).permute(0, 2, 3, 1).reshape(120, 256)  # (H, W, C)
     arrays = [
         w["conv1.weight"].permute(2, 3, 1, 0), w["conv1.bias"],  # OIHW -> HWIO
         w["conv2.weight"].permute(2, 3, 1, 0), w["conv2.bias"],
@@ -156,7 +166,6 @@ x = torch.from_numpy(x_nchw).to(torch_device)
 y = torch.from_numpy(labels).to(torch_device)
 with torch.no_grad():
     torch_logits = torch_net(x)
-
 keras_net.set_weights(keras_weights(init, match_flatten=False))  # only transposed
 wrong_error = sidebyside.parity.max_relative_error(torch_logits, keras_net(x_nhwc))
 keras_net.set_weights(keras_weights(init))  # transposed and reordered
@@ -169,21 +178,24 @@ assert wrong_error > 0.1 and right_error < 1e-5
 # %%
 # Functions that take the weights
 # -------------------------------
-# Below the layers sit plain functions that are handed their weights: ``tf.nn.conv2d``
-# and ``F.conv2d``, ``tf.nn.max_pool2d`` and ``F.max_pool2d``. Written with them, the
-# network is just arithmetic, and the weights live wherever you keep them. TensorFlow's
-# ``tf.Module`` is a container for them: like an ``nn.Module`` it finds the
-# ``tf.Variable`` objects stored in its attributes (``trainable_variables``), but that
-# is all it does: no ``forward`` protocol, no ``train()``/``eval()`` mode, no hooks. The
-# TensorFlow 1 graph in the next section builds its network from this class. In PyTorch,
-# a function of ``F`` calls with a dictionary of tensors is the same network again.
+# Below the layers sit plain functions that are handed their weights: ``tf.nn.conv2d`` and
+# ``F.conv2d``, ``tf.nn.max_pool2d`` and ``F.max_pool2d``. Written with them, the network is
+# just arithmetic, and the weights live wherever you keep them. TensorFlow's ``tf.Module`` is a
+# container for them: like an ``nn.Module`` it finds the ``tf.Variable`` objects stored in its
+# attributes (``trainable_variables``). It also prefixes the names of variables made under its
+# ``name_scope``, and ``tf.train.Checkpoint`` saves and restores it, keyed by attribute path
+# (``net/w/0``, as a ``state_dict`` is), not by name. But that is all it does: no ``forward``
+# protocol, no ``train()``/``eval()`` mode, no hooks. The TensorFlow 1 graph in the next section
+# builds its network from this class. In PyTorch, a function of ``F`` calls with a dictionary of
+# tensors is the same network again.
 
 # %%
 # **TensorFlow (tf.Module)**: ``tf.nn`` functions, own variables.
 class TFLeNet(tf.Module):
     def __init__(self, weights):
         super().__init__(name="lenet")
-        self.w = [tf.Variable(array) for array in weights]
+        with self.name_scope:  # variable names start "lenet/"
+            self.w = [tf.Variable(array) for array in weights]
 
     def __call__(self, x):
         c1, b1, c2, b2, f1, g1, f2, g2, f3, g3 = self.w
@@ -199,10 +211,18 @@ class TFLeNet(tf.Module):
 
 with tf.device(tf_device):
     tf_module = TFLeNet(keras_weights(init))
-    module_logits = tf_module(x_nhwc)
+    checkpoint = tf.train.Checkpoint(net=tf_module)
+    with tempfile.TemporaryDirectory() as folder:
+        path = checkpoint.write(f"{folder}/lenet")
+        keys = [key for key, _ in tf.train.list_variables(path)]
+        tf_module.w[0].assign(tf.zeros_like(tf_module.w[0]))
+        checkpoint.read(path).assert_consumed()  # restored
+    module_logits = tf_module(x_nhwc)  # checked below
 print("variables:", len(tf_module.trainable_variables))
-assert not any(hasattr(tf_module, name)
-               for name in ("forward", "train", "eval"))
+print("first variable's name:", tf_module.w[0].name)
+print("its checkpoint key:", keys[1])
+assert keys[1] == "net/w/0/.ATTRIBUTES/VARIABLE_VALUE"
+assert {"forward", "train", "eval"}.isdisjoint(dir(tf_module))
 print("logits of image 0:", module_logits[0].numpy().round(4))
 
 # %%
@@ -226,17 +246,16 @@ print("logits of image 0:",
 # %%
 # Training with SGD and momentum
 # ------------------------------
-# Five steps of full-batch training on the 32 images with the cross-entropy loss, from
-# the same starting weights, in three implementations. They all use the same momentum
-# rule, only written differently: PyTorch and TensorFlow 1 keep
-# ``buffer = 0.9 * buffer + gradient`` and step by ``-lr * buffer``; Keras keeps
-# ``velocity = 0.9 * velocity - lr * gradient`` and steps by ``velocity``, which is
-# ``-lr`` times the same buffer as long as ``lr`` does not change.
+# Five steps of full-batch training on the 32 images with the cross-entropy loss, from the same
+# starting weights, in three implementations. They all use the same momentum rule, only written
+# differently: PyTorch and TensorFlow 1 keep ``buffer = 0.9 * buffer + gradient`` and step by
+# ``-lr * buffer``; Keras keeps ``velocity = 0.9 * velocity - lr * gradient`` and steps by
+# ``velocity``, which is ``-lr`` times the same buffer as long as ``lr`` does not change.
 #
-# In the TensorFlow 1 graph, ``MomentumOptimizer.minimize(loss)`` adds the gradient and
-# update operations to the graph and returns one operation that runs them all; each
-# ``Session.run`` of it is one training step. The loss fetched in the same run is the
-# one computed *before* the update, as ``loss.item()`` is in PyTorch.
+# In the TensorFlow 1 graph, ``MomentumOptimizer.minimize(loss)`` adds the gradient and update
+# operations to the graph and returns one operation that runs them all; each ``Session.run`` of
+# it is one training step. The loss fetched in the same run is the one computed *before* the
+# update, as ``loss.item()`` is in PyTorch.
 steps, lr_sgd, lr_adam = 5, 0.1, 0.003
 
 # %%
@@ -280,20 +299,18 @@ torch_sgd = np.array(losses)
 print("losses:", torch_sgd.round(4))
 
 # %%
-# The same with Keras and TensorFlow 2: a ``tf.GradientTape`` records the forward pass,
-# and the optimizer's ``apply_gradients`` updates the variables. ``tf.function`` traces
-# the step into a graph and runs it five times, but it traces twice
-# (``traces of train_step in five calls: 2``): the first call creates the optimizer's
-# variables (its iteration count and momentum), and a ``tf.function`` whose first trace
-# creates variables traces again, for a graph that only uses them (TensorFlow issue
-# 48851). The function is written for any Keras optimizer, so the Adam section below
-# uses it again.
+# The same with Keras and TensorFlow 2: a ``tf.GradientTape`` records the forward pass, and the
+# optimizer's ``apply_gradients`` updates the variables. ``tf.function`` traces the step into a
+# graph and runs it five times, but it traces twice (``traces of train_step in five calls: 2``):
+# the first call creates the optimizer's variables (its iteration count and momentum), and a
+# ``tf.function`` whose first trace creates variables traces again, for a graph that only uses
+# them (TensorFlow issue 48851). The function is written for any Keras optimizer, so the Adam
+# section below uses it again.
 cross_entropy = tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
 
 
 def keras_losses(optimizer):
-    """Train keras_net from the starting weights: the loss before each step, and how
-    often tf.function traced the step."""
+    """keras_net trained from init: the losses before each step, and the trace count."""
     keras_net.set_weights(keras_weights(init))
 
     @tf.function
@@ -319,32 +336,30 @@ assert traces == 2  # the first call created the optimizer's variables
 # %%
 # Adam, and what its epsilon means
 # --------------------------------
-# Both Adams keep the same running averages of the gradient, ``m``, and of its square,
-# ``v``, and correct them for their start at zero at step ``t``; the small ``epsilon``
-# that keeps the division safe is added in a different place:
+# Both Adams keep the same running averages of the gradient, ``m``, and of its square, ``v``,
+# and correct them for their start at zero at step ``t``; the small ``epsilon`` that keeps the
+# division safe is added in a different place:
 #
 # * PyTorch (``eps``, default ``1e-8``), as in Algorithm 1 of the Adam paper:
 #   ``lr * m_hat / (sqrt(v_hat) + eps)``, with ``m_hat = m / (1 - beta1**t)`` and
 #   ``v_hat = v / (1 - beta2**t)``.
-# * Keras (``epsilon``, default ``1e-7``), the "epsilon hat" form the paper gives just
-#   before its Section 2.1:
-#   ``lr * sqrt(1 - beta2**t) / (1 - beta1**t) * m / (sqrt(v) + epsilon)``.
+# * Keras (``epsilon``, default ``1e-7``), the "epsilon hat" form the paper gives just before
+#   its Section 2.1: ``lr * sqrt(1 - beta2**t) / (1 - beta1**t) * m / (sqrt(v) + epsilon)``.
 #
 # Divide the Keras form through by ``sqrt(1 - beta2**t)`` and it is PyTorch's, with
 # ``eps = epsilon / sqrt(1 - beta2**t)``: an ``eps`` that changes at every step (about
 # ``32 * epsilon`` at step 1, falling towards ``epsilon``). We keep Keras's default
-# ``epsilon = 1e-7`` and set PyTorch's ``eps`` to that value before each step, through
-# the optimizer's ``param_groups`` (the same dictionary a learning-rate schedule writes
-# to). The other settings are equal in both: ``lr``, ``beta1 = 0.9``, ``beta2 = 0.999``,
-# no weight decay, no AMSGrad.
+# ``epsilon = 1e-7`` and set PyTorch's ``eps`` to that value before each step, through the
+# optimizer's ``param_groups`` (the same dictionary a learning-rate schedule writes to). The
+# other settings are equal in both: ``lr``, ``beta1 = 0.9``, ``beta2 = 0.999``, no weight decay,
+# no AMSGrad.
 epsilon_hat = 1e-7  # Keras's default epsilon
 beta2 = 0.999  # the default of both
 
 # %%
 # **TensorFlow (tf.function)**: Keras Adam with its default epsilon.
-adam = tf.keras.optimizers.Adam(lr_adam, beta_1=0.9,
-                                beta_2=beta2,
-                                epsilon=epsilon_hat)
+adam = tf.keras.optimizers.Adam(
+    lr_adam, beta_1=0.9, beta_2=beta2, epsilon=epsilon_hat)
 keras_adam, _ = keras_losses(adam)
 print("losses:", keras_adam.round(4))
 
@@ -377,20 +392,18 @@ print("losses:", torch_adam.round(4))
 # %%
 # Had we not matched epsilon
 # --------------------------
-# The same PyTorch training with PyTorch's default ``eps = 1e-8``, and with
-# ``eps = 1e-7``, the same *number* as Keras's epsilon but not the same meaning. Both
-# drift away from Keras's losses, by far more than the matched version does, and by the
-# same amount: next to the ``eps`` that Keras's setting amounts to in these five steps
-# (printed above, ``3.2e-06`` down to ``1.4e-06``), both are too small to matter.
+# The same PyTorch training with PyTorch's default ``eps = 1e-8``, and with ``eps = 1e-7``, the
+# same *number* as Keras's epsilon but not the same meaning. Both drift away from Keras's
+# losses, by far more than the matched version does, and by the same amount: next to the ``eps``
+# that Keras's setting amounts to in these five steps (printed above, ``3.2e-06`` down to
+# ``1.4e-06``), both are too small to matter.
 torch_adam_default = torch_adam_losses(lambda t: 1e-8)
 torch_adam_same_number = torch_adam_losses(lambda t: epsilon_hat)
 matched_error = sidebyside.parity.max_relative_error(keras_adam, torch_adam)
 print("largest relative difference from Keras's losses, with")
 print(f"  {'eps = 1e-7 / sqrt(1 - beta2**t) (matched)':<42} {matched_error:.1e}")
-for what, losses in [
-    ("eps = 1e-8 (PyTorch's default)", torch_adam_default),
-    ("eps = 1e-7 (Keras's number)", torch_adam_same_number),
-]:
+for what, losses in [("eps = 1e-8 (PyTorch's default)", torch_adam_default),
+                     ("eps = 1e-7 (Keras's number)", torch_adam_same_number)]:
     error = sidebyside.parity.max_relative_error(keras_adam, losses)
     print(f"  {what:<42} {error:.1e}")
     assert error > 10 * matched_error
@@ -398,13 +411,13 @@ for what, losses in [
 # %%
 # They agree
 # ----------
-# The same logits from all four ways of writing the network, and the same five losses,
-# step by step, from the three SGD implementations and the two Adams. The tolerance is
-# this site's default on a CPU: ``rtol = 1e-5`` and ``atol = 1e-6``, elementwise
-# (``rtol = 1e-3`` on a GPU, where cuDNN picks other convolution algorithms, which round
-# otherwise; TF32, which both frameworks use for convolutions there by default, is turned
-# off by ``sidebyside.torch_device()`` and ``tf_device()``). These assertions run on
-# every build of the site.
+# The same logits from all four ways of writing the network, and the same five losses, step by
+# step, from the three SGD implementations and the two Adams. The tolerance is this site's
+# default on a CPU: ``rtol = 1e-5`` and ``atol = 1e-6``, elementwise (``rtol = 1e-3`` on a GPU,
+# where cuDNN picks other convolution algorithms, which round otherwise; TF32, which both
+# frameworks use for convolutions there by default, is turned off by
+# ``sidebyside.torch_device()`` and ``tf_device()``). These assertions run on every build of the
+# site.
 checks = [
     (keras_logits, torch_logits, "logits (Keras vs nn.Module)"),
     (module_logits, torch_logits, "logits (tf.Module vs nn.Module)"),
@@ -422,34 +435,26 @@ sidebyside.parity_report()
 # %%
 # The images and the losses
 # -------------------------
-# Left: one synthetic image of each class. Middle: the loss before each of the five
-# steps; the SGD runs lie on top of one another, and so do the matched Adams. Right: how
-# far apart they are, the largest difference over the five steps between each TensorFlow
-# run and PyTorch (log scale). The dotted line is the gap between two neighbouring
-# float32 numbers near 1. On a CPU the SGD runs differ by at most that one step, the
-# matched Adams by a little more, and an ``eps`` that means something else by about a
-# thousand times more.
+# Left: one synthetic image of each class. Middle: the loss before each of the five steps; the
+# SGD runs lie on top of one another, and so do the matched Adams. Right: how far apart they
+# are, the largest difference over the five steps between each TensorFlow run and PyTorch (log
+# scale). The dotted line is the gap between two neighbouring float32 numbers near 1. On a CPU
+# the SGD runs differ by at most that one step, the matched Adams by a little more, and an
+# ``eps`` that means something else by about a thousand times more.
 fig = plt.figure(figsize=(13, 4))
 grid = fig.add_gridspec(2, 4, width_ratios=(1, 1, 3, 3))
 for label in range(4):
-    ax = fig.add_subplot(grid[label // 2, label % 2])
+    ax = fig.add_subplot(grid[label // 2, label % 2], xticks=[], yticks=[])
     ax.imshow(images[list(labels).index(label), 0], cmap="gray")
     ax.set_title(f"label {label}", fontsize=9)
-    ax.set_axis_off()
-
 ax = fig.add_subplot(grid[:, 2])
 step_numbers = range(1, steps + 1)
-for name, losses, style in [
-    ("SGD: TF1 graph", tf_sgd, "-"), ("SGD: Keras", keras_sgd, ":"),
-    ("SGD: PyTorch", torch_sgd, "--"), ("Adam: Keras", keras_adam, "-"),
-    ("Adam: PyTorch, matched eps", torch_adam, "--"),
-]:
+for name, losses, style in [("SGD: TF1 graph", tf_sgd, "-"), ("SGD: Keras", keras_sgd, ":"),
+                            ("SGD: PyTorch", torch_sgd, "--"), ("Adam: Keras", keras_adam, "-"),
+                            ("Adam: PyTorch, matched eps", torch_adam, "--")]:
     ax.plot(step_numbers, losses, style, marker="o", label=name)
-ax.set_xticks(step_numbers)
-ax.set_xlabel("training step")
-ax.set_ylabel("loss before the step")
+ax.set(xticks=step_numbers, xlabel="training step", ylabel="loss before the step")
 ax.legend(fontsize=8)
-
 ax = fig.add_subplot(grid[:, 3])
 gaps = {
     "SGD: TF1 graph vs PyTorch": (tf_sgd, torch_sgd),
@@ -461,9 +466,8 @@ gaps = {
 largest = [np.max(np.abs(a - b)) for a, b in gaps.values()]
 ax.barh(list(gaps), largest, color=["C0", "C0", "C2", "C3", "C3"])
 ax.axvline(np.spacing(np.float32(1.0)), color="k", linestyle=":")
-ax.set_xscale("log")
+ax.set(xscale="log", xlabel="largest loss difference over the five steps")
 ax.invert_yaxis()
-ax.set_xlabel("largest loss difference over the five steps")
 ax.tick_params(axis="y", labelsize=8)
 fig.tight_layout()
 plt.show()
@@ -473,23 +477,24 @@ plt.show()
 # -----------------
 # * Keras layers and ``nn.Module`` layers both own their weights; ``tf.nn`` and
 #   ``torch.nn.functional`` are the plain functions underneath, handed the weights. A
-#   ``tf.Module`` collects variables the way an ``nn.Module`` collects parameters.
-# * TensorFlow is channels-last (``NHWC``, kernels ``HWIO``, dense ``(in, out)``),
-#   PyTorch channels-first (``NCHW``, kernels ``OIHW``, linear ``(out, in)``). Copying
-#   weights means transposing them, and the first dense layer after a flatten also needs
-#   its inputs reordered: without that, the logits were wrong by tens of percent, with
-#   no error raised.
+#   ``tf.Module`` collects variables the way an ``nn.Module`` collects parameters, names them
+#   under its scope, and is saved by ``tf.train.Checkpoint``. A Keras layer without ``Input``
+#   and a PyTorch lazy module make their weights on the first call.
+# * TensorFlow is channels-last by default (``NHWC``, kernels ``HWIO``, dense ``(in, out)``),
+#   PyTorch channels-first (``NCHW``, kernels ``OIHW``, linear ``(out, in)``). Copying weights
+#   means transposing them, and the first dense layer after a flatten also needs its inputs
+#   reordered: without that, the logits were wrong by tens of percent, with no error raised.
 # * The momentum rules of ``torch.optim.SGD``, Keras's ``SGD`` and TensorFlow 1's
 #   ``MomentumOptimizer`` are the same; their losses agree step for step.
-# * Keras's Adam ``epsilon`` is the paper's "epsilon hat", PyTorch's ``eps`` is
-#   Algorithm 1's epsilon: equal numbers are not equal settings. They match when
+# * Keras's Adam ``epsilon`` is the paper's "epsilon hat", PyTorch's ``eps`` is Algorithm 1's
+#   epsilon: equal numbers are not equal settings. They match when
 #   ``eps = epsilon / sqrt(1 - beta2**t)`` at step ``t``.
 #
-# References: ``tf.keras.Sequential``, ``tf.keras.layers.Conv2D``,
-# ``tf.keras.layers.Flatten``, ``tf.keras.layers.Dense``,
-# ``tf.keras.Model.set_weights``, ``tf.Module``, ``tf.nn.conv2d``, ``tf.nn.max_pool2d``,
+# References: ``tf.keras.Sequential``, ``tf.keras.layers.Conv2D``, ``tf.keras.layers.Flatten``,
+# ``tf.keras.layers.Dense``, ``tf.keras.Model.set_weights``, ``tf.Module``,
+# ``tf.train.Checkpoint``, ``tf.nn.conv2d``, ``tf.nn.max_pool2d``,
 # ``tf.compat.v1.train.MomentumOptimizer``, ``tf.keras.optimizers.SGD``,
-# ``tf.keras.optimizers.Adam``, ``tf.GradientTape``, ``tf.function``,
-# ``torch.nn.Module``, ``torch.nn.Conv2d``, ``torch.nn.Linear``,
-# ``torch.nn.functional.conv2d``, ``torch.flatten``,
-# ``torch.nn.functional.cross_entropy``, ``torch.optim.SGD``, ``torch.optim.Adam``.
+# ``tf.keras.optimizers.Adam``, ``tf.GradientTape``, ``tf.function``, ``torch.nn.Module``,
+# ``torch.nn.Conv2d``, ``torch.nn.Linear``, ``torch.nn.LazyLinear``,
+# ``torch.nn.functional.conv2d``, ``torch.flatten``, ``torch.nn.functional.cross_entropy``,
+# ``torch.optim.SGD``, ``torch.optim.Adam``.

@@ -21,3 +21,12 @@ def test_provenance_renders_as_escaped_html_and_text():
     assert page.startswith('<details class="sbs-provenance"')
     assert "<th>CPU</th>" in page and "<th>GPU</th>" in page
     assert "TensorFlow: " in repr(info)
+
+
+def test_provenance_names_the_math_libraries_only_when_asked():
+    plain = dict(sidebyside.provenance().facts)
+    asked = dict(sidebyside.provenance(math=True).facts)
+    assert "PyTorch CPU math" not in plain
+    math = asked["PyTorch CPU math"]
+    assert math.startswith("BLAS ") and torch.backends.cpu.get_cpu_capability() in math
+    assert list(asked)[-1] == "Ran at"

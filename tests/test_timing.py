@@ -5,15 +5,19 @@ from sidebyside.benchmark import (
     HTML,
     bullets,
     compare,
+    differ,
     duration,
+    fastest,
     first_call_table,
+    fresh_python,
     measured,
     per_step,
     step_table,
     table,
     time_variants,
+    warmup_table,
 )
-from sidebyside.timing import Timing, time_each
+from sidebyside.timing import Timing, settle, time_each
 
 
 class FakeClock:
@@ -82,55 +86,81 @@ def test_time_each_times_every_call_once_with_sync_before_each_clock_read():
     assert all(events[i - 1] == "sync" for i, e in enumerate(events) if e == "clock")
 
 
-def test_time_variants_sizes_samples_from_the_cold_call_and_counts_the_build():
+def test_time_variants_warms_up_until_settled_and_sizes_samples_from_the_settled_time():
     calls, made = [], []
 
     def make():
         made.append(1)
         return lambda: calls.append(1) or "output"
 
-    # Every clock read advances 1 s, so the cold call takes 1 s: a sample of 3 calls lasts
-    # sample_seconds=3, and 2 samples of 3 s fill round_seconds=6.
+    # Every clock read advances 1 s, so every call takes 1 s: settled after 2 windows of 5
+    # calls; a sample of 3 calls lasts sample_seconds=3, and 2 samples fill round_seconds=6.
     results, outputs = time_variants(
         {"a": (make, None)},
-        rounds=4,
-        repeat=5,
+        min_rounds=4,
+        max_rounds=4,
         sample_seconds=3,
         round_seconds=6,
+        settle_seconds=100,
         clock=FakeClock(),
     )
     timing = results["a"]
     assert made == [1]  # built once
-    assert timing.first == 2.0  # building (1 s) plus the cold call (1 s)
-    assert len(timing.samples) == 4 * 2  # rounds × samples per round
+    assert timing.first == 1.0  # building and the cold call, between two clock reads
+    assert len(timing.warmup) == 10 and timing.settled
+    assert len(timing.samples) == 4 * 2 and len(timing.rounds) == 4
     assert timing.samples[0] == pytest.approx(1 / 3)  # per call, 3 calls per sample
-    # cold call + 1 warm-up + 1 sample, then per round 1 cold call + 2 samples of 3 calls,
+    # cold call + 10 warm-up calls, then per round 1 untimed call + 2 samples of 3 calls,
     # then the call whose output is returned
-    assert len(calls) == 3 + 4 * (1 + 2 * 3) + 1
+    assert len(calls) == 1 + 10 + 4 * (1 + 2 * 3) + 1
     assert outputs == {"a": "output"}
 
 
-def test_time_variants_keeps_samples_per_round_between_two_and_repeat():
+def test_time_variants_stops_a_variant_once_its_spread_is_within_the_target():
     clock = FakeClock()
-    slow, _ = time_variants(
-        {"a": (lambda: lambda: None, None)}, rounds=1, repeat=5, round_seconds=0.01, clock=clock
+    steady, _ = time_variants(
+        {"a": (lambda: lambda: None, None)}, min_rounds=3, max_rounds=9, clock=clock
     )
-    fast, _ = time_variants(
-        {"a": (lambda: lambda: None, None)}, rounds=1, repeat=5, round_seconds=1e6, clock=clock
-    )
-    assert len(slow["a"].samples) == 2 and len(fast["a"].samples) == 5
+    assert len(steady["a"].rounds) == 3 and steady["a"].spread == 0
 
 
-def test_variants_take_turns_round_after_round():
-    order = []
+def test_settle_waits_out_a_compiler_that_optimises_on_its_first_calls():
+    seconds = iter([0.5, 0.9, 0.8] + [0.01] * 20)
+    now = [0.0]
 
-    def variant(name):
-        return (lambda: lambda: order.append(name)), None
+    def clock():  # each call of fn advances the clock by the next duration
+        return now[0]
 
-    time_variants({"a": variant("a"), "b": variant("b")}, rounds=2, clock=FakeClock())
-    turns = [name for i, name in enumerate(order) if i == 0 or order[i - 1] != name]
-    # cold calls, two rounds, the outputs: each time a before b
-    assert turns == ["a", "b"] * 4
+    def fn():
+        now[0] += next(seconds)
+
+    took, settled = settle(fn, window=3, tolerance=0.05, clock=clock)
+    assert settled and took[:3] == pytest.approx([0.5, 0.9, 0.8])
+    assert len(took) == 8  # the medians of calls 3-5 and 6-8 agree
+    timing = Timing(first=0.1, samples=(0.01,) * 5, warmup=tuple(took))
+    assert timing.warmup_extra == pytest.approx(2.2 + 5 * 0.01 - 8 * 0.01)
+
+
+def test_settle_gives_up_after_max_seconds():
+    took, settled = settle(lambda: None, window=5, tolerance=-1, max_seconds=3, clock=FakeClock())
+    assert not settled and len(took) == 4  # 4 calls of 1 s exceed 3 s
+
+
+def test_spread_is_half_the_range_of_the_round_medians_when_there_are_rounds():
+    timing = Timing(first=0.0, samples=(1.0, 1.0, 1.0), rounds=(0.9, 1.0, 1.1))
+    assert timing.spread == pytest.approx(0.1)
+
+
+def test_a_gap_within_the_spreads_is_a_tie():
+    a = Timing(first=0.0, samples=(1.0,), rounds=(0.95, 1.05))  # ±5 %
+    b = Timing(first=0.0, samples=(1.08,), rounds=(1.04, 1.12))  # ±3.7 %
+    c = Timing(first=0.0, samples=(1.5,), rounds=(1.49, 1.51))
+    assert not differ(a, b) and differ(a, c)
+    results = {"a": a, "b": b, "c": c, "off": "not run: budget"}
+    assert fastest(results) == ["a", "b"]
+    assert fastest({"a": a, "c": c}) == ["a"]
+    assert compare(results, "b", "a") == "as fast as a within the spread (1.08×)"
+    assert compare(results, "c", "a") == "1.5× as long as a"
 
 
 def test_a_variant_not_run_or_failing_says_why_and_the_others_still_run():
@@ -150,7 +180,7 @@ def test_a_variant_not_run_or_failing_says_why_and_the_others_still_run():
             "fails": (fails_when_called, None),
             "works": (lambda: lambda: 42, None),
         },
-        rounds=1,
+        max_rounds=1,
         clock=FakeClock(),
     )
     assert results["skipped"] == "not run: compiled on one workload only"
@@ -207,20 +237,65 @@ def test_table_escapes_text_and_shows_as_html():
 
 
 def test_step_table_shows_median_spread_ratio_and_why_a_variant_is_missing():
-    noisy = Timing(first=0.0, samples=(1e-3, 2e-3, 3e-3, 4e-3, 5e-3))
+    noisy = Timing(first=0.0, samples=(3e-3,), rounds=(2e-3, 4e-3))
     results = {
         "small": {"eager": steady(1e-3), "graph": noisy, "compiled": "not run: budget"},
         "large": {"eager": steady(2e-3), "graph": steady(1e-3), "compiled": "not run: budget"},
     }
     page = step_table(results, ["eager", "graph", "compiled"], reference="eager", caption="c")
-    assert "<td>small</td><td>1.00 ms<br>±0% · 1.00×</td>" in page
-    assert "<td>3.00 ms<br>±33% · 3.00×<br>noisy</td><td>not run</td>" in page
-    assert "<td>1.00 ms<br>±0% · 0.50×</td>" in page
+    assert "<td>small</td><td>1.00 ms<br>±0.0%</td>" in page
+    assert "<td>3.00 ms<br>±33.3% · 3.00×<br>noisy</td><td>not run</td>" in page
+    assert "<td>1.00 ms<br>±0.0% · 0.50×</td>" in page
     assert "<li>compiled on small, large: not run: budget</li>" in page
     assert page.index("<td>small</td>") < page.index("<td>large</td>")
+    tie = {"w": {"eager": steady(1e-3), "graph": steady(1e-3)}}
+    assert "1.00× (tie)" in step_table(tie, ["eager", "graph"], reference="eager", caption="")
+
+
+def test_warmup_table_shows_calls_extra_time_and_unsettled():
+    slow = Timing(first=0.0, samples=(1e-3,), warmup=(0.5, 1e-3, 1e-3), settled=False)
+    page = warmup_table({"w": {"a": slow, "b": "not run: x"}}, ["a", "b"], caption="")
+    assert "<td>3 calls<br>+0.50 s<br>not settled</td><td>not run</td>" in page
 
 
 def test_first_call_table_shows_the_first_call():
-    results = {"w": {"eager": steady(1e-3, first=0.25), "compiled": "failed: OSError: x"}}
-    page = first_call_table(results, ["eager", "compiled"], caption="first")
-    assert "<tr><td>w</td><td>0.25 s</td><td>failed</td></tr>" in page
+    page = first_call_table({"w": {"eager": 0.25, "compiled": "failed: OSError: x"}},
+                            ["eager", "compiled", "absent"], caption="first")
+    assert "<tr><td>w</td><td>0.25 s</td><td>failed</td><td>not run</td></tr>" in page
+
+
+def test_fresh_python_runs_in_a_new_process_with_pinned_threads():
+    answer = fresh_python(
+        "import json, os, sys\n"
+        "print('noise')\n"
+        "print(json.dumps({'tf': os.environ['TF_NUM_INTRAOP_THREADS'],"
+        " 'omp': os.environ['OMP_NUM_THREADS'], 'torch': 'torch' in sys.modules,"
+        " 'cache': os.path.exists(os.environ['TORCHINDUCTOR_CACHE_DIR'])}))",
+        threads=1,
+    )
+    assert answer == {"tf": "1", "omp": "1", "torch": False, "cache": False}
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        fresh_python("1 / 0")
+
+
+def test_torch_threads_restores_the_setting_even_after_an_error():
+    import torch
+
+    from sidebyside.benchmark import torch_threads
+
+    before = torch.get_num_threads()
+    with pytest.raises(ValueError), torch_threads(1):
+        assert torch.get_num_threads() == 1
+        raise ValueError
+    assert torch.get_num_threads() == before
+
+
+def test_settle_counts_a_slower_window_as_settled():
+    seconds = iter([0.01] * 5 + [0.02] * 5)
+    now = [0.0]
+
+    def fn():
+        now[0] += next(seconds)
+
+    took, settled = settle(fn, window=5, clock=lambda: now[0])
+    assert settled and len(took) == 10

@@ -1,122 +1,79 @@
 """
-What a graph costs, measured on this build
-==========================================
+What a graph costs: small graphs and the price of a call
+========================================================
 
 The usual summary says a static graph is built once and then runs efficiently, while a
 dynamic graph is rebuilt on every run and costs more (one of the source posts credited
-on :ref:`sources` says so). This page does not repeat that: it measures it. One training
-step (loss and gradients) of the same functions runs in seven ways, from PyTorch eager
-to a TensorFlow 1 ``Session``, on workloads from a three-operation graph to one where
-arithmetic dominates. Every number was measured while this page was built, on the
-machine named under Setup, and the sentences that read the numbers are generated from
-them.
-
-You will see what *calling* a graph costs per step, what *building* it costs on the
-first call (tracing, compiling), where the overhead stops mattering, and what
-``tf.function`` pays when the length of an RNN's input changes from batch to batch.
+on :ref:`sources` says so). This page measures it: one training step of the same
+functions runs in seven ways, from PyTorch eager to a TensorFlow 1 ``Session``, on a
+three-operation graph, a small MLP and a large one where arithmetic dominates. You will
+see what *calling* a graph costs per step, what *building* it costs on the first call
+(measured in a fresh Python), how long each variant takes to settle, and whether the
+large MLP's gap between the frameworks comes from graphs or from the matrix library.
+:ref:`The next lesson <sphx_glr_auto_examples_40_cost_plot_20_benchmark_loops.py>` times
+loops: RNNs, and what ``tf.function`` pays when the length changes.
 """
 
 # %%
 # Setup
 # -----
-# Both frameworks, the helpers of this site, and one seed for everything.
-import contextlib
+# Both frameworks and the helpers of this site; the seed comes after the threads.
 import functools
 import os
-import statistics
-import tempfile
-import time
 import warnings
 
-import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
 import torch
-from torch._dynamo.utils import counters  # private: inductor's cache statistics
 
 import sidebyside
 from sidebyside import benchmark
 from sidebyside.benchmark import duration
 from sidebyside.provenance import cpu_model
-from sidebyside.timing import time_each
-
-sidebyside.seed_everything(0)
-torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
-sidebyside.provenance()
+from sidebyside.timing import time_call
 
 # %%
 # Pinning the threads
 # -------------------
 # With both frameworks at their default thread counts on a small machine, their thread
 # pools fight over the cores, and a median can jump many times over from one run to the
-# next. So PyTorch runs on one thread while we time it (and gets its old setting back
-# afterwards), and each TensorFlow 1 session gets one thread per pool through
-# ``ConfigProto``. Eager TensorFlow and ``tf.function`` use TensorFlow's global pools.
-# ``tf.config.threading.set_intra_op_parallelism_threads`` and
-# ``set_inter_op_parallelism_threads`` size them, but only before TensorFlow's runtime
-# starts, which its first operation does; the environment variables
-# ``TF_NUM_INTRAOP_THREADS`` and ``TF_NUM_INTEROP_THREADS`` are read at that moment too.
-# Here, as in the site's build, where the pages before this one ran TensorFlow, the
-# runtime is already running: the setter refuses (below), so we report the sizes instead.
-# The getters report what the setters configured, ``0`` when they never ran; the runtime
-# then takes the environment variable if it is set (the site's build sets both to 1), and
-# otherwise a size of its own choosing.
+# next. So PyTorch runs on one thread while we time it, and each TensorFlow 1 session
+# gets one thread per pool through ``ConfigProto``. Eager TensorFlow and ``tf.function``
+# use TensorFlow's global pools, which ``tf.config.threading`` sizes only before the
+# runtime starts (its first operation starts it; ``TF_NUM_INTRAOP_THREADS`` and
+# ``TF_NUM_INTEROP_THREADS`` are read then too). So this page sizes them before anything
+# runs TensorFlow; where the runtime already runs (in the site's build, earlier pages
+# started it), it says what the environment variables set.
 THREADS = 1
-tf.zeros(())  # any TensorFlow operation starts the runtime, if nothing has yet
-refused = False
+POOLS = ("TF_NUM_INTRAOP_THREADS", "TF_NUM_INTEROP_THREADS")
 try:
     tf.config.threading.set_intra_op_parallelism_threads(THREADS)
-except RuntimeError as error:
-    refused = True
-    print("set_intra_op_parallelism_threads:", error)
-assert refused  # so nothing global was changed
-session_config = tf.compat.v1.ConfigProto(
-    intra_op_parallelism_threads=THREADS, inter_op_parallelism_threads=THREADS
-)
+    tf.config.threading.set_inter_op_parallelism_threads(THREADS)
+    tf_pools = f"{THREADS} each (set by this page)"
+except RuntimeError:  # the runtime started before this page
+    pinned = {os.environ.get(variable) for variable in POOLS} == {str(THREADS)}
+    tf_pools = f"{THREADS} each ({' and '.join(POOLS)})" if pinned else "not pinned"
+session_config = tf.compat.v1.ConfigProto(intra_op_parallelism_threads=THREADS,
+                                          inter_op_parallelism_threads=THREADS)
+print("On this machine (threads):")
+print("  PyTorch, every variant:", THREADS, "(set while timing)")
+print("  TF2 eager and tf.function pools:", tf_pools)
+print("  TF1 sessions:", THREADS, "per pool (ConfigProto)")
 
-
-@contextlib.contextmanager
-def torch_threads(count):
-    """PyTorch on ``count`` threads in the block, its old setting after it."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(count)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
-
-
-def tf_global_threads(size, variable):
-    setting = os.environ.get(variable, "not set")
-    return f"{size} (environment variable {variable}: {setting})"
-
-
-threads_used = {
-    "PyTorch, every variant": f"{THREADS} (torch.set_num_threads while timing)",
-    "TF2 eager and tf.function, intra-op": tf_global_threads(
-        tf.config.threading.get_intra_op_parallelism_threads(), "TF_NUM_INTRAOP_THREADS"
-    ),
-    "TF2 eager and tf.function, inter-op": tf_global_threads(
-        tf.config.threading.get_inter_op_parallelism_threads(), "TF_NUM_INTEROP_THREADS"
-    ),
-    "TF1 sessions": f"{THREADS} intra-op, {THREADS} inter-op (ConfigProto)",
-}
-for who, count in threads_used.items():
-    print(f"{who:36} {count}")
+sidebyside.seed_everything(0)
+torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
+sidebyside.provenance(math=True)
 
 # %%
 # The workloads
 # -------------
-# Three functions, each written once per framework with the same names: the tiny graph
+# Two functions, each written once per framework with the same names: the tiny graph
 # ``y = (w + x) * (w + 1)`` of the first page, where there is nothing to compute and all
-# the time is framework overhead; an MLP with one hidden layer; and the RNN of the
-# gallery, which reads ``sin(t)`` and predicts ``cos(t)``, written as a plain loop with
-# one iteration per time step (the cell of ``torch.nn.RNN``, with its two biases folded
-# into one). The PyTorch versions carry type hints so that TorchScript can compile them
-# as well.
+# the time is framework overhead; and an MLP with one hidden layer, small or large. The
+# PyTorch versions carry type hints so that TorchScript can compile them as well.
 
 # %%
-# **TensorFlow**: the three losses.
+# **TensorFlow**: the two losses.
 
 
 def tiny_loss(x, p):
@@ -128,22 +85,10 @@ def mlp_loss(x, y, p):
     return tf.reduce_mean((h @ p["W2"] + p["b2"] - y) ** 2)
 
 
-def rnn_loss(x, y, p):
-    h = tf.zeros_like(p["b_h"])
-    loss = tf.zeros([])
-    for t in range(x.shape[0]):  # one iteration per time step
-        x_t, y_t = x[t : t + 1], y[t : t + 1]
-        z = x_t @ p["W_ih"] + h @ p["W_hh"] + p["b_h"]
-        h = tf.tanh(z)
-        y_hat = h @ p["W_out"] + p["b_out"]
-        loss = loss + tf.reduce_sum((y_hat - y_t) ** 2)
-    return loss / x.shape[0]
-
-
-tf_losses = dict(tiny=tiny_loss, mlp=mlp_loss, rnn=rnn_loss)
+tf_losses = dict(tiny=tiny_loss, mlp=mlp_loss)
 
 # %%
-# **PyTorch**: the same three losses.
+# **PyTorch**: the same two losses.
 Tensor, Params = torch.Tensor, dict[str, torch.Tensor]
 
 
@@ -156,27 +101,12 @@ def mlp_loss(x: Tensor, y: Tensor, p: Params) -> Tensor:
     return torch.mean((h @ p["W2"] + p["b2"] - y) ** 2)
 
 
-def rnn_loss(x: Tensor, y: Tensor, p: Params) -> Tensor:
-    h = torch.zeros_like(p["b_h"])
-    loss = torch.zeros(())
-    for t in range(x.shape[0]):  # one iteration per time step
-        x_t, y_t = x[t : t + 1], y[t : t + 1]
-        z = x_t @ p["W_ih"] + h @ p["W_hh"] + p["b_h"]
-        h = torch.tanh(z)
-        y_hat = h @ p["W_out"] + p["b_out"]
-        loss = loss + torch.sum((y_hat - y_t) ** 2)
-    return loss / x.shape[0]
-
-
-torch_losses = dict(tiny=tiny_loss, mlp=mlp_loss, rnn=rnn_loss)
+torch_losses = dict(tiny=tiny_loss, mlp=mlp_loss)
 
 # %%
-# Identical inputs, rising sizes
-# ------------------------------
 # Each workload is one set of NumPy arrays, the inputs and the starting parameters, from
-# which every variant starts. The RNN keeps its weights and reads 10, 20 or 30 points of
-# the sine wave, ten per half period as in the source post; the large MLP is big enough
-# that its matrix products, not the calls into the framework, should take the time.
+# which every variant starts. The large MLP is big enough that its matrix products, not
+# the calls into the framework, should take the time.
 rng = np.random.default_rng(0)
 
 
@@ -192,21 +122,9 @@ def mlp(batch, width, hidden):
     return "mlp", inputs, params
 
 
-rnn_params = {"W_ih": uniform(1, 32), "W_hh": uniform(32, 32), "b_h": uniform(1, 32),
-              "W_out": uniform(32, 1), "b_out": uniform(1, 1)}
-
-
-def rnn(steps):
-    t = np.linspace(0, steps / 10 * np.pi, steps, dtype=np.float32)[:, None]
-    return "rnn", (np.sin(t), np.cos(t)), rnn_params
-
-
 workloads = {
     "tiny graph": ("tiny", (np.float32(2.0),), {"w": np.float32(1.0)}),
     "MLP, batch 64": mlp(batch=64, width=100, hidden=256),
-    "RNN, 10 steps": rnn(10),
-    "RNN, 20 steps": rnn(20),
-    "RNN, 30 steps": rnn(30),
     "large MLP, batch 128": mlp(batch=128, width=1024, hidden=1024),
 }
 
@@ -216,14 +134,11 @@ workloads = {
 # Each variant turns a loss into a step that returns the loss and its gradients with
 # respect to the parameters, and binds the inputs, so that the timer calls ``run()``
 # with no arguments. TensorFlow 2 runs the step eagerly under a ``GradientTape``, or
-# traced into a graph by ``tf.function``; the three RNN rows are one model, so they
-# share one ``tf.function``, which traces a new graph for each new length. TensorFlow 1
-# style builds a ``tf.Graph`` with placeholders and ``tf.compat.v1.gradients`` once per
-# workload: ``Session.run`` feeds it through a ``feed_dict``, and
-# ``Session.make_callable`` prepares the same fetches and feeds once, for a cheaper
-# call. PyTorch runs the loss eagerly, or compiled by ``torch.compile`` or TorchScript,
-# and autograd computes the gradients in all three.
-tf2_steps = {}  # one step per model, eager or tf.function
+# traced into a graph by ``tf.function``. TensorFlow 1 style builds a ``tf.Graph`` with
+# placeholders and ``tf.compat.v1.gradients`` once per workload: ``Session.run`` feeds it
+# through a ``feed_dict``, and ``Session.make_callable`` prepares the same fetches and
+# feeds once, for a cheaper call. PyTorch runs the loss eagerly, or compiled by
+# ``torch.compile`` or TorchScript, and autograd computes the gradients in all three.
 tf1_graphs = {}  # one graph and session per workload, for both TF1 variants
 
 
@@ -232,20 +147,16 @@ tf1_graphs = {}  # one graph and session per workload, for both TF1 variants
 # graph run two ways.
 def tf2_variant(workload, *, graph=False):
     kind, arrays, params = workloads[workload]
-    model = workload.split(",")[0]  # "RNN, 20 steps" -> "RNN"
-    if (model, graph) not in tf2_steps:
-        variables = {k: tf.Variable(params[k]) for k in params}
-        weights = list(variables.values())
+    variables = {k: tf.Variable(params[k]) for k in params}
+    weights = list(variables.values())
 
-        def step(*inputs):
-            with tf.GradientTape() as tape:
-                loss = tf_losses[kind](*inputs, variables)
-            return loss, tape.gradient(loss, weights)
+    def step(*inputs):
+        with tf.GradientTape() as tape:
+            loss = tf_losses[kind](*inputs, variables)
+        return loss, tape.gradient(loss, weights)
 
-        if graph:
-            step = tf.function(step)
-        tf2_steps[model, graph] = step
-    step = tf2_steps[model, graph]
+    if graph:
+        step = tf.function(step)
     inputs = [tf.constant(array) for array in arrays]
     return lambda: step(*inputs)
 
@@ -284,11 +195,9 @@ def tf1_variant(workload, *, prebuilt=False):
 # **PyTorch**: eager, ``torch.compile`` and TorchScript.
 def torch_variant(workload, *, compiler=None):
     kind, arrays, params = workloads[workload]
-    tensors = {
-        k: torch.tensor(params[k], device=torch_device,
-                        requires_grad=True)
-        for k in params
-    }
+    tensors = {k: torch.tensor(v, device=torch_device,
+                               requires_grad=True)
+               for k, v in params.items()}
     weights = list(tensors.values())
     inputs = [torch.tensor(a, device=torch_device)
               for a in arrays]
@@ -306,30 +215,18 @@ def torch_variant(workload, *, compiler=None):
 script_warnings = set()  # printed once, after the benchmark
 
 
-def torchscript(fn):
+def torchscript(fn):  # deprecated: its warning is printed once
     with warnings.catch_warnings(record=True) as caught:
-        # torch.jit.script is deprecated in this PyTorch: keep
-        # its warning, to print once rather than per workload
         warnings.simplefilter("always", DeprecationWarning)
         scripted = torch.jit.script(fn)
-    script_warnings.update(
-        f"{w.category.__name__}: {w.message}" for w in caught
-    )
+    script_warnings.update(str(w.message) for w in caught)
     return scripted
 
 
-
 # %%
-# Which variant runs where
-# ------------------------
 # A cold ``torch.compile`` of even a small function takes seconds of compiling C++ on a
 # small CPU, a large part of this page's budget, so it compiles one workload only, the
-# small MLP. Inductor keeps what it compiled in its cache folder
-# (``TORCHINDUCTOR_CACHE_DIR``) and, for the rest of the process, in memory, so a later
-# compile can load it instead: the first call timed in the benchmark is a *warm*
-# compile, and the line under the first-call table says how many graphs it loaded. The
-# next section measures one *cold* compile. Every other variant runs every workload, and
-# a variant that fails says why instead of disappearing.
+# small MLP. Every other variant runs every workload; one that fails says why.
 COMPILED = "MLP, batch 64"
 NOT_COMPILED = "not run: compiled on one workload only (build-time budget)"
 variants = {
@@ -346,88 +243,33 @@ tf_sync = tf.test.experimental.sync_devices if tf_device.startswith("/GPU") else
 sync_for = {torch_variant: torch_sync, tf2_variant: tf_sync, tf1_variant: tf_sync}
 
 # %%
-# One cold compile
-# ----------------
-# Before anything else on this page compiles, the small MLP's step is compiled once with
-# ``TORCHINDUCTOR_CACHE_DIR`` pointed at a new, empty temporary folder, so Inductor
-# finds nothing to load and compiles its graphs from scratch. We time that first call
-# (compiling included), then give the environment variable its old value back and drop
-# the compiled code with ``torch.compiler.reset()``; the temporary folder is deleted.
-# Inductor's cache hits and misses are read from ``torch._dynamo.utils.counters``, a
-# private dictionary (PyTorch has no public API that reports them), only to print how
-# many graphs each compile really compiled. A compile earlier in the same process
-# (another page's) leaves Inductor's start-up already done, so in the site's build this
-# number can come out lower than in a fresh Python.
-CACHE_VARIABLE = "TORCHINDUCTOR_CACHE_DIR"
-misses_before = counters["inductor"]["fxgraph_cache_miss"]
-saved_cache_dir = os.environ.get(CACHE_VARIABLE)
-with tempfile.TemporaryDirectory() as empty_cache, torch_threads(THREADS):
-    os.environ[CACHE_VARIABLE] = empty_cache
-    try:
-        start = time.perf_counter()
-        cold_run = torch_variant(COMPILED, compiler=torch.compile)
-        cold_run()  # compiles, then runs once
-        if torch_sync:
-            torch_sync()
-        cold_compile = time.perf_counter() - start
-    finally:
-        if saved_cache_dir is None:
-            os.environ.pop(CACHE_VARIABLE, None)
-        else:
-            os.environ[CACHE_VARIABLE] = saved_cache_dir
-        torch.compiler.reset()
-cold_misses = counters["inductor"]["fxgraph_cache_miss"] - misses_before
-print(f"cold torch.compile of the {COMPILED}: first call {cold_compile:.2f} s, "
-      f"{cold_misses} graphs compiled from scratch")
-assert os.environ.get(CACHE_VARIABLE) == saved_cache_dir and cold_misses > 0
-cache_before = dict(counters["inductor"])  # the benchmark's compile counts from here
-
-# %%
 # How we time
 # -----------
-# ``sidebyside.time_call`` times every page's measurements the same way: one cold call
-# (where a graph variant traces or compiles), untimed warm-up calls, then samples read
-# with ``time.perf_counter``, with the GPU synchronised before every clock read when
-# there is one. Here ``sidebyside.benchmark.time_variants`` calls it for each variant of
-# a workload's step. A step shorter than about a millisecond is repeated ``number``
-# times per sample; a step slower than 10 ms gets fewer samples per round (at least
-# two), to keep the build fast. The variants take turns, round after round, so that a
-# slow moment of the machine falls on all of them rather than on one. We report the
-# median of all samples, with half their interquartile range as the spread; a result
-# whose spread exceeds 10 % of its median is marked noisy. The first-call cost adds the
-# time to build the variant (for TensorFlow 1, the graph and the session) to its cold
-# call. A variant that raises is kept, as ``failed`` with its reason.
-ROUNDS, REPEAT, SAMPLE_SECONDS, ROUND_SECONDS = 3, 5, 1e-3, 0.05
-
-
-def steps(workload):
-    """{variant: (make, sync)}: how to build each variant of this workload's step."""
-    return {
-        name: NOT_COMPILED
-        if name == "torch.compile" and workload != COMPILED
-        else (functools.partial(make, workload, **options), sync_for[make])
-        for name, (make, options) in variants.items()
-    }
-
-
+# ``sidebyside.benchmark.time_variants`` builds each variant of a workload's step, calls
+# it once, then one call at a time until its time per call has *settled*: the median of
+# the last five calls no more than 5 % below that of the five before (its time stopped
+# falling; ``sidebyside.timing.settle``, 10 s at most). A compiler that keeps optimising
+# after its first call is never timed while it does; the warm-up table shows what that
+# cost. A sample then repeats the step for about 2 ms, a round takes samples for about
+# 40 ms, and the variants take turns, round after round, so that a slow moment of the
+# machine falls on all of them. We report the median of all samples and, as its
+# *spread*, half the range of the round medians: at least 5 rounds, and up to 10 until
+# the spread is at most 3 %. Two variants *differ* only when their medians are further
+# apart than their spreads reach; otherwise they tie. The clock is ``time.perf_counter``,
+# the GPU synchronised before every read.
+TARGET = 0.03
 results, outputs = {}, {}
-with torch_threads(THREADS):
+with benchmark.torch_threads(THREADS):
     for workload in workloads:
-        results[workload], outputs[workload] = benchmark.time_variants(
-            steps(workload),
-            rounds=ROUNDS,
-            repeat=REPEAT,
-            sample_seconds=SAMPLE_SECONDS,
-            round_seconds=ROUND_SECONDS,
-        )
+        steps = {name: NOT_COMPILED if name == "torch.compile" and workload != COMPILED
+                 else (functools.partial(make, workload, **options), sync_for[make])
+                 for name, (make, options) in variants.items()}
+        results[workload], outputs[workload] = benchmark.time_variants(steps, target=TARGET)
 
 # %%
-# All variants agree
-# ------------------
 # A fast wrong answer is worth nothing: on every workload, every variant's loss and
 # gradients must match PyTorch eager's. Float32 sums taken in a different order differ
-# in the last bits, and the RNN carries that through its loop, hence a relative
-# tolerance of ``1e-4``.
+# in the last bits, hence a relative tolerance of ``1e-4``.
 for workload, by_variant in outputs.items():
     expected_loss, expected_grads = by_variant["PyTorch eager"]
     for name, (loss, grads) in by_variant.items():
@@ -437,254 +279,200 @@ for workload, by_variant in outputs.items():
             sidebyside.assert_close(grad, expected, what=f"{what}: gradient", rtol=1e-4)
 checked = sum(len(by_variant) for by_variant in outputs.values())
 print(f"{checked} runs checked against PyTorch eager: the losses and gradients agree")
-sidebyside.parity_report()
+print(*(f"DeprecationWarning: {w}" for w in sorted(script_warnings)), sep="\n")
 
 # %%
 # The numbers
 # -----------
 # Steady-state time per training step, its spread, and its ratio to PyTorch eager on the
-# same workload (below 1 is faster than PyTorch eager); then the cost of the first call.
-# ``sidebyside.benchmark`` lays the results out as HTML tables.
-hardware = f"{cpu_model()}, {os.cpu_count()} logical cores"
-if torch_device == "cuda":
-    hardware += f", {torch.cuda.get_device_name(0)}"
-benchmark.step_table(
-    results,
-    list(variants),
-    reference="PyTorch eager",
-    caption="Time per training step: median, ±spread · ratio to PyTorch eager "
-    f"({hardware})",
-)
+# same workload (below 1 is faster than PyTorch eager).
+gpu = f", {torch.cuda.get_device_name(0)}" if torch_device == "cuda" else ""
+hardware = f"{cpu_model()}, {os.cpu_count()} logical cores{gpu}"
+benchmark.step_table(results, list(variants), reference="PyTorch eager", target=TARGET,
+                     caption="Time per training step: median, ±spread · ratio to "
+                     f"PyTorch eager ({hardware})")
 
 # %%
+# Warming up: after the first call, how many calls each variant took until its time per
+# call settled, and how much longer they took than as many settled calls.
+benchmark.warmup_table(results, list(variants), caption="Warm-up until settled: calls, "
+                       f"and time beyond the steady state ({hardware})")
+
+# %%
+# The first call, in a fresh Python
+# ---------------------------------
 # The first call pays for the graph: tracing for ``tf.function``, building the graph and
-# opening a session for TensorFlow 1 (the callable reuses that graph, so its first call
-# is cheap), compiling for ``torch.compile`` and TorchScript. Eager variants pay only
-# for warming up. The ``torch.compile`` figure is a warm compile: it ran after the cold
-# compile above, with Inductor's caches filled.
-loaded, fresh = (
-    counters["inductor"][key] - cache_before.get(key, 0)
-    for key in ("fxgraph_cache_hit", "fxgraph_cache_miss")
-)
-print(f"torch.compile: {loaded} compiled graphs loaded from inductor's cache, "
-      f"{fresh} compiled anew")
-print(*sorted(script_warnings), sep="\n")
-benchmark.first_call_table(
-    results,
-    list(variants),
-    caption="First call: building the variant plus its cold call; torch.compile's is "
-    f"a warm compile (cold: {duration(cold_compile)}) ({hardware})",
-)
+# opening a session for TensorFlow 1, compiling for ``torch.compile`` and TorchScript.
+# Timed here, it would depend on what ran before in this process: caches that earlier
+# pages filled (Inductor keeps what it compiled in memory and in its cache folder) and
+# machinery they set up. So this script runs in a new Python (``sidebyside.benchmark.fresh_python``), with one thread per pool and an empty
+# ``TORCHINDUCTOR_CACHE_DIR``, so that ``torch.compile`` compiles from scratch. It starts
+# both runtimes, untimed, then times the first call of each variant of the small MLP's
+# step, building included, in the tables' order: a later one may find shared machinery
+# already set up.
+FRESH = '''
+import functools, json, time, warnings
+import sidebyside  # before TensorFlow, as on every page
+import numpy as np, tensorflow as tf, torch
+
+torch.set_num_threads(1)
+tf1, dev = tf.compat.v1, sidebyside.torch_device()
+tf.zeros(()), torch.zeros(())  # both runtimes started, untimed
+rng = np.random.default_rng(0)
+x, y = rng.standard_normal((64, 100), np.float32), np.ones((64, 10), np.float32)
+shapes = {"W1": (100, 256), "b1": (256,), "W2": (256, 10), "b2": (10,)}
+params = {k: rng.uniform(-0.1, 0.1, s).astype(np.float32) for k, s in shapes.items()}
+
+def tf_loss(x, y, p):  # mlp_loss, as above
+    h = tf.tanh(x @ p["W1"] + p["b1"])
+    return tf.reduce_mean((h @ p["W2"] + p["b2"] - y) ** 2)
+
+def torch_loss(x: torch.Tensor, y: torch.Tensor, p: dict[str, torch.Tensor]):
+    h = torch.tanh(x @ p["W1"] + p["b1"])
+    return torch.mean((h @ p["W2"] + p["b2"] - y) ** 2)
+
+def torch_step(compiler=lambda f: f):
+    p = {k: torch.tensor(v, device=dev, requires_grad=True) for k, v in params.items()}
+    xy, loss_fn = [torch.tensor(a, device=dev) for a in (x, y)], compiler(torch_loss)
+    return lambda: torch.autograd.grad(loss_fn(*xy, p), list(p.values()))
+
+def tf2_step(compiler=lambda f: f):
+    p = {k: tf.Variable(v) for k, v in params.items()}
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            return tape.gradient(tf_loss(x, y, p), list(p.values()))
+    return functools.partial(compiler(step), tf.constant(x), tf.constant(y))
+
+def tf1_step(prebuilt=False):
+    with tf.Graph().as_default() as graph:
+        xy = [tf1.placeholder(tf.float32, a.shape) for a in (x, y)]
+        p = {k: tf.Variable(v) for k, v in params.items()}
+        grads = tf1.gradients(tf_loss(*xy, p), list(p.values()))
+        init = tf1.global_variables_initializer()
+    session = tf1.Session(graph=graph, config=tf1.ConfigProto(
+        intra_op_parallelism_threads=1, inter_op_parallelism_threads=1))
+    session.run(init)
+    if prebuilt:
+        return lambda: session.make_callable(grads, feed_list=xy)(x, y)
+    return lambda: session.run(grads, dict(zip(xy, (x, y))))
+
+def first_call(make, *args):
+    start = time.perf_counter()
+    make(*args)()  # build the variant, call it once
+    if dev == "cuda":  # wait for the GPU, in both frameworks
+        torch.cuda.synchronize(), tf.test.experimental.sync_devices()
+    return time.perf_counter() - start
+
+warnings.simplefilter("ignore", DeprecationWarning)  # torch.jit
+print(json.dumps({
+    "PyTorch eager": first_call(torch_step),
+    "torch.compile": first_call(torch_step, torch.compile),
+    "TorchScript": first_call(torch_step, torch.jit.script),
+    "TF2 eager": first_call(tf2_step),
+    "tf.function": first_call(tf2_step, tf.function),
+    "TF1 Session.run": first_call(tf1_step),
+    "TF1 callable": first_call(tf1_step, True),
+}))
+'''
+first_calls = {COMPILED: benchmark.fresh_python(FRESH, threads=THREADS)}
+cold_compile = first_calls[COMPILED]["torch.compile"]
+benchmark.first_call_table(first_calls, list(variants), caption="First call in a fresh "
+                           f"Python: building plus one call ({hardware})")
 
 # %%
-# The same steady-state numbers as a chart, on a logarithmic axis: each step up is ten
-# times slower.
-timed = {w: benchmark.measured(by) for w, by in results.items()}  # variants that ran
-colors = {
-    "PyTorch eager": "#ee4c2c", "torch.compile": "#a8321c", "TorchScript": "#f59c87",
-    "TF2 eager": "#ffc266", "tf.function": "#ff8f00", "TF1 Session.run": "#b36200",
-    "TF1 callable": "#6b3b00",
-}
-fig, ax = plt.subplots(figsize=(12, 4.5))
-width = 0.8 / len(variants)
-for i, name in enumerate(variants):
-    for j, workload in enumerate(workloads):
-        if name in timed[workload]:
-            x = j + (i - (len(variants) - 1) / 2) * width
-            median = timed[workload][name].median
-            ax.bar(x, median * 1e6, width, color=colors[name], label=name)
-ax.set_yscale("log")
-ax.set_xticks(range(len(workloads)), list(workloads))
-ax.set_xlabel(f"workload (measured while building this page: {hardware})")
-ax.set_ylabel("µs per training step (median)")
-ax.set_title("Time per training step, each way of running it", fontsize=10)
-handles, labels = ax.get_legend_handles_labels()
-legend = dict(zip(labels, handles, strict=True))  # one entry per variant
-ax.legend(legend.values(), legend.keys(), ncols=4, fontsize=8, loc="upper left")
-fig.tight_layout()
-plt.show()
+# One matrix product
+# ------------------
+# Most of a large-MLP step is two matrix products of 128 × 1024 by 1024 × 1024 sizes:
+# ``x @ W1`` forward and the gradient of ``W1`` backward. Neither framework writes them
+# itself: PyTorch hands a float32 product on the CPU to the BLAS library it was built
+# with, TensorFlow to its own kernels, or oneDNN's where its oneDNN ops are on (the
+# provenance box names them). A gap between the frameworks there can say more about
+# those libraries, and how well they suit this CPU, than about graphs. So we time one
+# such product alone in each framework, on one thread, eagerly: no graph, no gradient.
+a = rng.standard_normal((128, 1024), np.float32)
+b = rng.standard_normal((1024, 1024), np.float32)
+flops = 2 * 128 * 1024 * 1024  # a multiply and an add per term
+ta, tb = (torch.tensor(m, device=torch_device) for m in (a, b))
+with tf.device(tf_device):
+    fa, fb = tf.constant(a), tf.constant(b)
+with benchmark.torch_threads(THREADS):
+    matmul = {"torch.mm": time_call(lambda: torch.mm(ta, tb), sync=torch_sync),
+              "tf.matmul": time_call(lambda: tf.matmul(fa, fb), sync=tf_sync)}
+sidebyside.assert_close(tf.matmul(fa, fb), torch.mm(ta, tb), rtol=1e-4, atol=1e-3,
+                        what="one matrix product")
+for name, timing in matmul.items():
+    speed = flops / timing.median / 1e9
+    print(f"On this machine (timed): {name} {duration(timing.median)}, "
+          f"{speed:.0f} GFLOP/s")
 
 # %%
 # Reading the numbers
 # -------------------
 # These sentences are computed from the tables above on every build, so they describe
-# this machine's numbers, whatever they turn out to be.
-
-
-def per_step(workload, name):
-    return benchmark.per_step(results[workload], name)
+# this machine's numbers, whatever they turn out to be. A variant is called faster or
+# slower only where the gap exceeds the spreads; otherwise the sentence says they tie.
+timed = {w: benchmark.measured(by) for w, by in results.items()}  # variants that ran
 
 
 def compare(workload, name, reference="PyTorch eager"):
     return benchmark.compare(results[workload], name, reference)
 
 
+def per_step(workload, name):
+    return benchmark.per_step(results[workload], name)
+
+
+def fastest(workload):
+    if len(names := benchmark.fastest(results[workload])) == 1:
+        return f"the fastest is {names[0]} ({per_step(workload, names[0])})"
+    return f"{', '.join(names[:-1])} and {names[-1]} tie for fastest (within the spreads)"
+
+
+tiny, largest = "tiny graph", list(workloads)[-1]
 readings = [
-    "Overhead: a whole PyTorch eager step of the tiny graph takes "
-    f"{per_step('tiny graph', 'PyTorch eager')}. The same three operations take "
-    f"{per_step('tiny graph', 'tf.function')} through tf.function "
-    f"({compare('tiny graph', 'tf.function')}) and "
-    f"{per_step('tiny graph', 'TF1 Session.run')} through Session.run "
-    f"({compare('tiny graph', 'TF1 Session.run')})."
+    f"Overhead: a whole PyTorch eager step of the tiny graph takes "
+    f"{per_step(tiny, 'PyTorch eager')}. The same three operations take "
+    f"{per_step(tiny, 'tf.function')} through tf.function "
+    f"({compare(tiny, 'tf.function')}) and {per_step(tiny, 'TF1 Session.run')} "
+    f"through Session.run ({compare(tiny, 'TF1 Session.run')}); the TF1 callable is "
+    f"{compare(tiny, 'TF1 callable', 'TF1 Session.run')}.",
+    *(f"{workload}: {fastest(workload)}." for workload in workloads),
 ]
-for workload in (w for w in workloads if w.startswith("RNN")):
-    best = min(timed[workload], key=lambda name: timed[workload][name].median)
-    ratio = "" if best == "PyTorch eager" else f", {compare(workload, best)}"
-    readings.append(
-        f"{workload}: the fastest is {best} ({per_step(workload, best)}{ratio}); "
-        f"tf.function is {compare(workload, 'tf.function')}, "
-        f"TF2 eager {compare(workload, 'TF2 eager')}."
-    )
-largest = list(workloads)[-1]
 families = {"PyTorch eager": ["torch.compile", "TorchScript"],
             "TF2 eager": ["tf.function", "TF1 Session.run", "TF1 callable"]}
 for eager, graphs in families.items():
-    if eager not in timed[largest]:
-        continue
-    ratios = {g: timed[largest][g].median / timed[largest][eager].median
-              for g in graphs if g in timed[largest]}
-    if ratios:
-        close = all(0.9 <= ratio <= 1.1 for ratio in ratios.values())
-        readings.append(
-            f"On the {largest}, against {eager}: "
-            + ", ".join(f"{g} {ratio:.2f}×" for g, ratio in ratios.items())
-            + (". With or without a graph, the time is the same within 10 %: "
-               "the arithmetic dominates." if close else
-               ". Even there, the graph changes the time by more than 10 %: "
-               "the calls into the framework still count.")
-        )
-if compiled := timed[COMPILED].get("torch.compile"):
-    saved = timed[COMPILED]["PyTorch eager"].median - compiled.median
-    pays = (
-        f"so it pays for itself after about {compiled.first / saved:,.0f} steps "
-        f"with warm caches and {cold_compile / saved:,.0f} steps compiled cold"
-        if saved > 0
-        else "so on this workload it never pays for its compile time"
-    )
-    readings.append(
-        f"torch.compile on the {COMPILED}: its first call took "
-        f"{duration(compiled.first)} with Inductor's caches warm and "
-        f"{duration(cold_compile)} cold (empty cache folder), and each later step "
-        f"is {compare(COMPILED, 'torch.compile')}, {pays}."
-    )
-noisy = sum(t.noisy for by in timed.values() for t in by.values())
+    readings.append(f"On the {largest}: " + "; ".join(
+        f"{g} is {compare(largest, g, eager)}" for g in graphs if g in timed[largest]) + ".")
+step_ratio = (timed[largest]["PyTorch eager"].median
+              / timed[largest]["TF2 eager"].median)
+mm_ratio = matmul["torch.mm"].median / matmul["tf.matmul"].median
 readings.append(
-    f"{noisy} of {sum(map(len, timed.values()))} measurements are noisy (spread above "
-    "10 % of the median); the table marks them."
+    f"Between the frameworks, a PyTorch eager step of the {largest} takes "
+    f"{step_ratio:.2f}× as long as a TF2 eager one, and one matrix product alone "
+    f"{mm_ratio:.2f}× as long: " + (
+        "the two ratios agree within a quarter, so the matrix libraries, not graphs, "
+        "account for the gap." if abs(np.log(step_ratio / mm_ratio)) < np.log(1.25)
+        else "the two ratios differ by more than a quarter: the matrix libraries are "
+        "not the whole story.")
 )
+if compiled := timed[COMPILED].get("torch.compile"):
+    eager = timed[COMPILED]["PyTorch eager"]
+    saved = eager.median - compiled.median
+    pays = (f"so a cold compile pays for itself after about {cold_compile / saved:,.0f} "
+            "steps" if benchmark.differ(compiled, eager) and saved > 0
+            else "so on this workload it does not pay for its compile time")
+    readings.append(
+        f"torch.compile on the {COMPILED}: its first call in a fresh Python took "
+        f"{duration(cold_compile)}, and each settled step is "
+        f"{compare(COMPILED, 'torch.compile')}, {pays}."
+    )
 benchmark.bullets(readings)
-
-# %%
-# Changing lengths: what retracing costs
-# --------------------------------------
-# A graph is traced for one input shape. The benchmark above ran one ``tf.function`` for
-# the RNN at 10, 20 and 30 steps, so it traced a graph for each length
-# (``traces, no signature: 3``): its first calls in the RNN rows are those traces. An
-# ``input_signature`` that leaves the time dimension as ``None`` gives one graph for
-# every length (``traces, time dimension None: 1``); the loop must then live in the
-# graph, where AutoGraph turns ``for t in tf.range(...)`` into a ``tf.while_loop``. Both
-# now run the 60 batches of the source post, whose lengths are ``10 * randint(1, 4)``,
-# and so does PyTorch eager, which has nothing to trace. Each batch is timed on its own
-# (``sidebyside.timing.time_each``).
-lengths = [10 * int(rng.integers(1, 4)) for _ in range(60)]
-sequences = {n: workloads[f"RNN, {n} steps"][1] for n in (10, 20, 30)}
-
-
-def rnn_loss_any_length(x, y, p):
-    h = tf.zeros_like(p["b_h"])
-    loss = tf.zeros([])
-    for t in tf.range(tf.shape(x)[0]):  # AutoGraph: a tf.while_loop in the graph
-        x_t, y_t = x[t][tf.newaxis], y[t][tf.newaxis]  # shape (1, 1) at any t
-        h = tf.tanh(x_t @ p["W_ih"] + h @ p["W_hh"] + p["b_h"])
-        y_hat = h @ p["W_out"] + p["b_out"]
-        loss = loss + tf.reduce_sum((y_hat - y_t) ** 2)
-    return loss / tf.cast(tf.shape(x)[0], tf.float32)
-
-
-variables = {name: tf.Variable(value) for name, value in rnn_params.items()}
-sequence = tf.TensorSpec([None, 1], tf.float32)
-
-
-@tf.function(input_signature=[sequence, sequence])
-def any_length_step(x, y):
-    with tf.GradientTape() as tape:
-        loss = rnn_loss_any_length(x, y, variables)
-    return loss, tape.gradient(loss, list(variables.values()))
-
-
-per_length_step = tf2_steps["RNN", True]  # the benchmark's tf.function: 3 traces
-tensors = {
-    k: torch.tensor(v, device=torch_device, requires_grad=True)
-    for k, v in rnn_params.items()
-}
-
-
-def eager_step(x, y):
-    loss = torch_losses["rnn"](x, y, tensors)
-    return loss, torch.autograd.grad(loss, list(tensors.values()))
-
-
-def batches(step, to_tensor):
-    """One call of ``step`` per batch, in the order of ``lengths``."""
-    inputs = {n: [to_tensor(a) for a in pair] for n, pair in sequences.items()}
-    return [functools.partial(step, *inputs[n]) for n in lengths]
-
-
-def to_torch(array):
-    return torch.tensor(array, device=torch_device)
-
-
-with torch_threads(THREADS):
-    per_length = time_each(batches(per_length_step, tf.constant), sync=tf_sync)
-    any_length = time_each(batches(any_length_step, tf.constant), sync=tf_sync)
-    eager = time_each(batches(eager_step, to_torch), sync=torch_sync)
-print("traces, no signature:", per_length_step.experimental_get_tracing_count())
-print("traces, time dimension None:", any_length_step.experimental_get_tracing_count())
-assert per_length_step.experimental_get_tracing_count() == len(set(lengths)) == 3
-assert any_length_step.experimental_get_tracing_count() == 1  # its first call, above
-
-# traces, time in the calls that traced, median batch after tracing, total with tracing
-traced = sum(results[f"RNN, {n} steps"]["tf.function"].first for n in set(lengths))
-retracing = {
-    "tf.function, no signature": (
-        len(set(lengths)), traced, statistics.median(per_length),
-        traced + sum(per_length),
-    ),
-    "tf.function, time dimension None": (
-        1, any_length[0], statistics.median(any_length[1:]), sum(any_length)
-    ),
-    "PyTorch eager": (0, 0.0, statistics.median(eager), sum(eager)),
-}
-benchmark.table(
-    f"60 RNN batches of {', '.join(map(str, sorted(set(lengths))))} steps ({hardware})",
-    ["variant", "traces", "calls that traced", "median batch after tracing", "total"],
-    [[name, str(count), duration(tracing) if count else "none", duration(median),
-      duration(total)]
-     for name, (count, tracing, median, total) in retracing.items()],
-)
-
-# %%
-# Read from the same numbers:
-no_signature, any_shape, by_torch = retracing.values()
-benchmark.bullets([
-    f"Without a signature, tf.function traced {no_signature[0]} graphs, one per "
-    f"length, in {duration(no_signature[1])}; with the time dimension left as None it "
-    f"traced 1 graph in {duration(any_shape[1])}.",
-    f"After tracing, a batch took {duration(no_signature[2])} in the unrolled graphs "
-    f"and {duration(any_shape[2])} in the graph with the loop inside, against "
-    f"{duration(by_torch[2])} for PyTorch eager.",
-    f"All 60 batches, tracing included: {duration(no_signature[3])} without a "
-    f"signature, {duration(any_shape[3])} with one, {duration(by_torch[3])} for "
-    "PyTorch eager.",
-])
 
 # %%
 # Cleaning up
 # -----------
 # Close the TensorFlow 1 sessions and forget what ``torch.compile`` compiled
 # (``torch.compiler.reset()``), so that nothing from this page lingers in the next one.
-# (PyTorch's thread count was restored after each timing block,
-# ``TORCHINDUCTOR_CACHE_DIR`` after the cold compile.)
 for session, _, _ in tf1_graphs.values():
     session.close()
 torch.compiler.reset()
@@ -695,20 +483,18 @@ torch.compiler.reset()
 # * A call and the arithmetic inside it cost different things: the tiny graph measures
 #   the call, the large MLP mostly the arithmetic. The tables above show both, on this
 #   machine.
-# * A graph is built once and then saves per-operation work on every call; how much that
-#   is worth depends on how many small operations one call holds, which is why the RNN
-#   rows are the ones to read.
-# * Building is paid on the first call (tracing, compiling, opening a session), and
-#   again for every new input shape unless the graph is built for any shape. A
-#   compiler's caches change that price a lot: compare the cold and the warm
-#   ``torch.compile``.
-# * To time things yourself: warm up, let the variants take turns, take medians with
-#   their spread, pin the threads, and synchronise the GPU before reading the clock
-#   (``sidebyside.time_call``).
+# * Where the arithmetic dominates, compare graph and eager *within* a framework: a gap
+#   between the frameworks there can come from the matrix libraries they call; timing
+#   one product alone tells.
+# * Building is paid on the first call (tracing, compiling, opening a session), and a
+#   compiler may keep optimising for a few calls more: time the first call in a fresh
+#   process, and warm up until the time per call has settled.
+# * To time things yourself: pin the threads in the script, warm up until settled, let
+#   the variants take turns, take medians with a spread, call a difference only when it
+#   exceeds the spread, and synchronise the GPU before reading the clock.
 #
-# References: ``torch.compile``, ``torch.compiler.reset``, ``torch.jit.script``,
-# ``torch.set_num_threads``, ``tf.config.threading.set_intra_op_parallelism_threads``,
-# ``torch.autograd.grad``, ``tf.function``, ``tf.TensorSpec``, ``tf.GradientTape``,
-# ``tf.compat.v1.Session``, ``tf.compat.v1.Session.make_callable``,
-# ``tf.compat.v1.ConfigProto``, ``tf.test.experimental.sync_devices``,
-# ``time.perf_counter``.
+# References: ``torch.compile``, ``torch.jit.script``, ``torch.set_num_threads``,
+# ``tf.config.threading.set_intra_op_parallelism_threads``, ``tf.function``,
+# ``tf.compat.v1.Session.make_callable``, ``tf.compat.v1.ConfigProto``,
+# ``tf.test.experimental.sync_devices``, ``torch.__config__.show``.
+sidebyside.parity_report()

@@ -6,6 +6,7 @@ import datetime
 import html
 import os
 import platform
+import re
 from dataclasses import dataclass
 
 
@@ -41,9 +42,27 @@ class Provenance:
         )
 
 
-def provenance() -> Provenance:
+def math_libraries() -> str:
+    """Which libraries do PyTorch's CPU arithmetic: its BLAS (float32 matrix products; its
+    version where the build says), whether oneDNN is built in, and the CPU kernels it picked.
+    (TensorFlow's side is the oneDNN row of :func:`provenance`.)"""
+    import torch
+
+    config = torch.__config__.show()
+    blas = re.search(r"BLAS_INFO=(\w+)", config)
+    mkl = re.search(r"Math Kernel Library Version ([\d.]+)", config)
+    blas_name = blas.group(1) if blas else "unknown"
+    if blas_name == "mkl" and mkl:
+        blas_name = f"oneMKL {mkl.group(1)}"
+    onednn = "oneDNN" if torch.backends.mkldnn.is_available() else "no oneDNN"
+    capability = torch.backends.cpu.get_cpu_capability()
+    return f"BLAS {blas_name}, {onednn}, {capability} kernels"
+
+
+def provenance(*, math: bool = False) -> Provenance:
     """Collect the facts: CPU model and cores, GPU (or none), Python/torch/TF/CUDA versions,
-    whether TensorFlow's oneDNN CPU kernels are on, PyTorch's thread count, date."""
+    whether TensorFlow's oneDNN CPU kernels are on, PyTorch's thread count, date; with ``math``,
+    also the CPU math libraries (:func:`math_libraries`)."""
     import tensorflow as tf
     import torch
 
@@ -68,6 +87,7 @@ def provenance() -> Provenance:
         ),
         ("TensorFlow's oneDNN CPU ops", onednn),
         ("PyTorch threads", str(torch.get_num_threads())),
+        *((("PyTorch CPU math", math_libraries()),) if math else ()),
         ("Ran at", datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")),
     )
     return Provenance(facts)

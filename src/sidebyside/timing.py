@@ -10,10 +10,18 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Timing:
-    """Seconds per call: the first (cold) call, then the steady-state samples after warm-up."""
+    """Seconds per call: the first (cold) call, then the steady-state samples after warm-up.
+
+    ``rounds`` holds the median of each round's samples when they were taken in rounds
+    (:func:`sidebyside.benchmark.time_variants`); ``warmup`` the seconds of each call after the
+    first until the time per call settled (:func:`settle`), and ``settled`` whether it did.
+    """
 
     first: float
     samples: tuple[float, ...]
+    rounds: tuple[float, ...] = ()
+    warmup: tuple[float, ...] = ()
+    settled: bool = True
 
     @property
     def median(self) -> float:
@@ -21,14 +29,29 @@ class Timing:
 
     @property
     def spread(self) -> float:
-        """Half the interquartile range, relative to the median (0.05 means ±5 %)."""
+        """Relative uncertainty of the median (0.05 means ±5 %).
+
+        With two or more rounds: half the range of the round medians, so that a slow moment of
+        the machine during one round widens it (with 5 rounds, the median of another run falls
+        outside that range with a chance of about 2 × 0.5⁵ = 6 %). Otherwise half the
+        interquartile range of the samples.
+        """
+        if not self.median:
+            return 0.0
+        if len(self.rounds) >= 2:
+            return (max(self.rounds) - min(self.rounds)) / 2 / self.median
         q1, _, q3 = statistics.quantiles(self.samples, n=4, method="inclusive")
-        return (q3 - q1) / 2 / self.median if self.median else 0.0
+        return (q3 - q1) / 2 / self.median
 
     @property
     def noisy(self) -> bool:
         """True when the spread exceeds 10 % of the median."""
         return self.spread > 0.10
+
+    @property
+    def warmup_extra(self) -> float:
+        """Seconds the warm-up calls took beyond as many steady-state calls."""
+        return max(0.0, sum(self.warmup) - len(self.warmup) * self.median)
 
 
 def time_call(
@@ -64,6 +87,40 @@ def time_call(
         sync()
         samples.append((clock() - start) / number)
     return Timing(first=first, samples=tuple(samples))
+
+
+def settle(
+    fn: Callable[[], object],
+    *,
+    window: int = 5,
+    tolerance: float = 0.05,
+    max_seconds: float = 10.0,
+    sync: Callable[[], object] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> tuple[list[float], bool]:
+    """Call ``fn()`` one call at a time until its time per call stops falling.
+
+    Settled: the median of the last ``window`` calls is no more than ``tolerance`` below the
+    median of the ``window`` calls before them (a slower window, which noise gives, counts as
+    settled: warming up only ever makes calls faster). Gives up after ``max_seconds``. Returns
+    (the seconds of every call, whether it settled). A compiler that optimises on its first few
+    calls (TorchScript's profiling executor) is timed here, not in the samples that follow.
+    """
+    sync = sync or (lambda: None)
+    seconds: list[float] = []
+    while True:
+        sync()
+        start = clock()
+        fn()
+        sync()
+        seconds.append(clock() - start)
+        if len(seconds) >= 2 * window:
+            last = statistics.median(seconds[-window:])
+            before = statistics.median(seconds[-2 * window : -window])
+            if last >= (1 - tolerance) * before:
+                return seconds, True
+        if sum(seconds) > max_seconds:
+            return seconds, False
 
 
 def time_each(

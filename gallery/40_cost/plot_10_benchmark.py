@@ -251,7 +251,7 @@ sync_for = {torch_variant: torch_sync, tf2_variant: tf_sync, tf1_variant: tf_syn
 # falling; ``sidebyside.timing.settle``, 10 s at most). A compiler that keeps optimising
 # after its first call is never timed while it does; the warm-up table shows what that
 # cost. A sample then repeats the step for about 2 ms, a round takes samples for about
-# 40 ms, and the variants take turns, round after round, so that a slow moment of the
+# 30 ms, and the variants take turns, round after round, so that a slow moment of the
 # machine falls on all of them. We report the median of all samples and, as its
 # *spread*, half the range of the round medians: at least 5 rounds, and up to 10 until
 # the spread is at most 3 %. Two variants *differ* only when their medians are further

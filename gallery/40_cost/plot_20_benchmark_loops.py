@@ -127,6 +127,7 @@ workloads = {f"RNN, {n} steps": sine(n) for n in (10, 20, 30)}
 # ``Session.run`` or a ``Session.make_callable``; PyTorch eager or TorchScript, with
 # autograd's gradients. ``torch.compile`` is timed in the first lesson only: compiling
 # each length from scratch would take more of the build than this page has.
+tf2_steps = {}  # {graph?: step}: one model, so one tf.function
 tf1_graphs = {}  # one graph and session per length, for both TF1 variants
 tf1 = tf.compat.v1  # TensorFlow 1's API, inside TensorFlow 2
 
@@ -135,17 +136,18 @@ tf1 = tf.compat.v1  # TensorFlow 1's API, inside TensorFlow 2
 # **TensorFlow**: eager, ``tf.function``, and a TensorFlow 1
 # graph run two ways.
 def tf2_variant(workload, *, graph=False):
-    variables = {k: tf.Variable(v)
-                 for k, v in rnn_params.items()}
-    weights = list(variables.values())
+    if graph not in tf2_steps:  # one step for every length
+        variables = {k: tf.Variable(v)
+                     for k, v in rnn_params.items()}
+        weights = list(variables.values())
 
-    def step(*inputs):
-        with tf.GradientTape() as tape:
-            loss = tf_rnn_loss(*inputs, variables)
-        return loss, tape.gradient(loss, weights)
+        def step(*inputs):
+            with tf.GradientTape() as tape:
+                loss = tf_rnn_loss(*inputs, variables)
+            return loss, tape.gradient(loss, weights)
 
-    if graph:
-        step = tf.function(step)
+        tf2_steps[graph] = tf.function(step) if graph else step
+    step = tf2_steps[graph]
     inputs = [tf.constant(a) for a in workloads[workload]]
     return lambda: step(*inputs)
 
@@ -227,11 +229,11 @@ sync_for = {torch_variant: torch_sync, tf2_variant: tf_sync, tf1_variant: tf_syn
 # --------------------
 # As in the first lesson: each variant is built, called once, and warmed up until its
 # time per call has settled (the median of the last five calls no more than 5 % below
-# that of the five before); then the variants take turns, at least 5 rounds of about 40 ms each, and up
-# to 10 until the spread, half the range of the round medians, is at most 3 %. Every
-# variant's loss and gradients must then match PyTorch eager's; the RNN carries the
-# last bits of float32 round-off through its loop, hence a relative tolerance of
-# ``1e-4``.
+# that of the five before); then the variants take turns, at least 5 rounds of about
+# 30 ms each, and up to 10 until the spread, half the range of the round medians, is at
+# most 3 %. Every variant's loss and gradients must then match PyTorch eager's; the RNN
+# carries the last bits of float32 round-off through its loop, hence a relative
+# tolerance of ``1e-4``.
 TARGET = 0.03
 results, outputs = {}, {}
 with benchmark.torch_threads(THREADS):
@@ -312,16 +314,16 @@ benchmark.bullets(readings)
 # %%
 # Changing lengths: what retracing costs
 # --------------------------------------
-# A graph is traced for one input shape. A ``tf.function`` without a signature traces a
-# new graph for each new length, with the loop unrolled into it (``traces, no
-# signature: 3``). An ``input_signature`` that leaves the time dimension as ``None``
-# gives one graph for every length (``traces, time dimension None: 1``); the loop must
-# then live in the graph, where AutoGraph turns ``for t in tf.range(...)`` into a
-# ``tf.while_loop``. Both, new, now run the 60 batches of the source post, whose lengths
-# are ``10 * randint(1, 4)``, and so does PyTorch eager, which has nothing to trace.
-# Each batch is timed on its own (``sidebyside.timing.time_each``), tracing included:
-# these traces happen in a process that has already run TensorFlow, as in a training
-# run that meets a new length.
+# A graph is traced for one input shape. The benchmark above ran one ``tf.function`` for
+# the RNN at 10, 20 and 30 steps, so it traced a graph for each length
+# (``traces, no signature: 3``): its first calls in the RNN rows are those traces. An
+# ``input_signature`` that leaves the time dimension as ``None`` gives one graph for
+# every length (``traces, time dimension None: 1``); the loop must then live in the
+# graph, where AutoGraph turns ``for t in tf.range(...)`` into a ``tf.while_loop``. Both
+# now run the 60 batches of the source post, whose lengths are ``10 * randint(1, 4)``,
+# and so does PyTorch eager, which has nothing to trace. Each batch is timed on its own
+# (``sidebyside.timing.time_each``). These traces happen in a process that has already
+# run TensorFlow, as in a training run that meets a new length.
 lengths = [10 * int(rng.integers(1, 4)) for _ in range(60)]
 sequences = {n: workloads[f"RNN, {n} steps"] for n in (10, 20, 30)}
 
@@ -341,13 +343,6 @@ variables = {name: tf.Variable(value) for name, value in rnn_params.items()}
 sequence = tf.TensorSpec([None, 1], tf.float32)
 
 
-@tf.function
-def per_length_step(x, y):
-    with tf.GradientTape() as tape:
-        loss = tf_rnn_loss(x, y, variables)
-    return loss, tape.gradient(loss, list(variables.values()))
-
-
 @tf.function(input_signature=[sequence, sequence])
 def any_length_step(x, y):
     with tf.GradientTape() as tape:
@@ -355,6 +350,7 @@ def any_length_step(x, y):
     return loss, tape.gradient(loss, list(variables.values()))
 
 
+per_length_step = tf2_steps[True]  # the benchmark's tf.function: 3 traces
 tensors = {
     k: torch.tensor(v, device=torch_device, requires_grad=True)
     for k, v in rnn_params.items()
@@ -385,19 +381,17 @@ print("traces, time dimension None:", any_length_step.experimental_get_tracing_c
 assert per_length_step.experimental_get_tracing_count() == len(set(lengths)) == 3
 assert any_length_step.experimental_get_tracing_count() == 1  # its first call
 
-# The calls that traced: the first batch of each new length.
-new = [i for i, n in enumerate(lengths) if n not in lengths[:i]]
-after = [s for i, s in enumerate(per_length) if i not in new]
 for n, pair in sequences.items():  # the three ways agree on every length
     expected, _ = eager_step(*map(to_torch, pair))
     for step in (per_length_step, any_length_step):
         loss, _ = step(*map(tf.constant, pair))
         sidebyside.assert_close(loss, expected, rtol=1e-4, what=f"{n} steps: loss")
 # traces, time in the calls that traced, median batch after tracing, total with tracing
+traced = sum(results[f"RNN, {n} steps"]["tf.function"].first for n in set(lengths))
 retracing = {
     "tf.function, no signature": (
-        len(new), sum(per_length[i] for i in new), statistics.median(after),
-        sum(per_length),
+        len(set(lengths)), traced, statistics.median(per_length),
+        traced + sum(per_length),
     ),
     "tf.function, time dimension None": (
         1, any_length[0], statistics.median(any_length[1:]), sum(any_length)

@@ -32,7 +32,7 @@ def time_variants(
     min_rounds: int = 5,
     max_rounds: int = 10,
     sample_seconds: float = 2e-3,
-    round_seconds: float = 0.04,
+    round_seconds: float = 0.03,
     settle_seconds: float = 10.0,
     clock: Callable[[], float] = time.perf_counter,
 ) -> tuple[dict[str, Result], dict[str, object]]:

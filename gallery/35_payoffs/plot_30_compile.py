@@ -167,8 +167,8 @@ tf_after = [(op, rest) for _, op, rest in computations["ENTRY"]
 print(len(tf_after), "instructions in ENTRY:")
 MOVE = {"parameter", "constant", "broadcast"}
 for op, rest in tf_after:
-    called = re.search(r"calls=%([\w.]+)", rest)
-    fused = computations[called.group(1)] if called else []
+    called = re.search(r"calls=%([\w.]+)", rest)  # a fusion's
+    fused = computations.get(called and called.group(1), [])
     inside = sorted({o for _, o, _ in fused} - MOVE)
     print(sidebyside.wrap(f"{op} {' '.join(inside)}",
                           indent="  ", hang="    "))
@@ -480,18 +480,18 @@ sidebyside.parity_report()
 # %%
 # What to take away
 # -----------------
-# * ``tf.function(jit_compile=True)`` and ``torch.compile`` did the same thing to this block: the
-#   matrix products stayed separate calls, and the elementwise operations after each became one
-#   fused loop. ``experimental_get_compiler_ir(...)(stage="optimized_hlo")`` and
+# * On a CPU, ``tf.function(jit_compile=True)`` and ``torch.compile`` did the same thing to this
+#   block: the matrix products stayed separate calls, and the elementwise operations after each
+#   became one fused loop. ``experimental_get_compiler_ir(...)(stage="optimized_hlo")`` and
 #   ``TORCH_LOGS=output_code`` show what a compiler made of your code.
 # * A graph and a compiler save work per call; whether that is a large part of a call depends on
 #   the batch, on the device and on the framework's eager overhead: measure it, as above, with
 #   the spread, before calling anything faster.
 # * Compiling is paid once per process and shape with XLA, once per graph with Inductor (a second
-#   batch size brings a batch-dynamic graph, batch 1 one of its own), whose disk cache makes a
+#   batch size brings a graph for any batch, and batch 1 one of its own), whose disk cache makes a
 #   later compile warm. Divide it by what a call saves: that is how many calls it takes to pay.
-# * CUDA graphs (``mode="reduce-overhead"``) remove a GPU's launch cost per kernel; a CPU has no
-#   such cost to remove.
+# * CUDA graphs (``mode="reduce-overhead"``) replace a GPU's launch per kernel with one launch per
+#   recorded graph; a CPU has no launches to save.
 #
 # References: ``tf.function`` (``jit_compile``, ``input_signature``),
 # ``experimental_get_compiler_ir``, ``torch.compile`` (``backend``, ``mode``,

@@ -206,6 +206,11 @@ plt.show()
 #   decides what the graph looks like.
 # * Modern TensorFlow gets its graphs from ``tf.function``, which traces Python into a graph
 #   once per input signature: a new dtype, shape or Python value means a new trace.
+# * A graph built ahead of time is an object you can keep: :ref:`save it and run it without
+#   the Python that made it <sphx_glr_auto_examples_35_payoffs_plot_10_save_and_load.py>`,
+#   :ref:`hand it to a compiler <sphx_glr_auto_examples_35_payoffs_plot_30_compile.py>`, or
+#   :ref:`trade memory for compute in its backward pass
+#   <sphx_glr_auto_examples_35_payoffs_plot_20_checkpoint_and_custom_gradient.py>`.
 #
 # References: ``tf.compat.v1.placeholder``, ``tf.compat.v1.Session``, ``tf.compat.v1.gradients``,
 # ``tf.function``, ``tf.GradientTape``, ``torch.Tensor.backward``, ``torch.Tensor.grad_fn``.

@@ -160,7 +160,7 @@ def test_a_gap_within_the_spreads_is_a_tie():
     assert fastest(results) == ["a", "b"]
     assert fastest({"a": a, "c": c}) == ["a"]
     assert compare(results, "b", "a") == "as fast as a within the spread (1.08×)"
-    assert compare(results, "c", "a") == "1.5× as long as a"
+    assert compare(results, "c", "a") == "1.50× as long as a"
 
 
 def test_a_variant_not_run_or_failing_says_why_and_the_others_still_run():
@@ -220,8 +220,8 @@ def test_per_step_and_compare_read_the_medians():
     }
     assert per_step(results, "graph") == "1.00 ms"
     assert per_step(results, "off") == "not measured"
-    assert compare(results, "graph", "eager") == "2.0× faster than eager"
-    assert compare(results, "slow", "eager") == "2.5× as long as eager"
+    assert compare(results, "graph", "eager") == "2.00× faster than eager"
+    assert compare(results, "slow", "eager") == "2.50× as long as eager"
     assert compare(results, "off", "eager") == "not comparable with eager"
     assert compare(results, "graph", "off") == "not comparable with off"
 

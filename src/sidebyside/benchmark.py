@@ -171,7 +171,7 @@ def differ(a: Timing, b: Timing) -> bool:
 
 
 def compare(results: Mapping[str, Result], name: str, reference: str) -> str:
-    """``2.0× as long as REFERENCE``, ``1.5× faster than REFERENCE``, or, where the gap is
+    """``2.00× as long as REFERENCE``, ``1.50× faster than REFERENCE``, or, where the gap is
     within the spreads, ``as fast as REFERENCE within the spread (1.02×)``."""
     timed = measured(results)
     if name not in timed or reference not in timed:
@@ -180,8 +180,8 @@ def compare(results: Mapping[str, Result], name: str, reference: str) -> str:
     if not differ(timed[name], timed[reference]):
         return f"as fast as {reference} within the spread ({ratio:.2f}×)"
     if ratio >= 1:
-        return f"{ratio:.1f}× as long as {reference}"
-    return f"{1 / ratio:.1f}× faster than {reference}"
+        return f"{ratio:.2f}× as long as {reference}"
+    return f"{1 / ratio:.2f}× faster than {reference}"
 
 
 def fastest(results: Mapping[str, Result]) -> list[str]:

@@ -2,7 +2,7 @@ import pytest
 import torch
 
 import sidebyside
-from sidebyside.capture import CountingBackend, backward_nodes, call_names
+from sidebyside.capture import CountingBackend, backward_nodes, call_names, failed_guard
 
 
 def test_show_error_prints_type_and_first_line_wrapped_to_the_pane(capsys):
@@ -48,3 +48,11 @@ def test_the_counting_backend_keeps_graphs_and_counts_runs():
     backend.clear()
     torch.compiler.reset()
     assert backend.graphs == [] and backend.runs == []
+
+
+def test_failed_guard_names_the_guard_a_recompile_would_need():
+    compiled = torch.compile(lambda x: x * 2, backend="eager", dynamic=False)
+    compiled(torch.ones(3))
+    with torch.compiler.set_stance("fail_on_recompile"), pytest.raises(RuntimeError) as error:
+        compiled(torch.ones(4))
+    assert failed_guard(error.value) == "tensor 'x' size mismatch at index 0. expected 3, actual 4"

@@ -28,20 +28,14 @@ import tensorflow as tf
 import torch
 
 import sidebyside
-from sidebyside.capture import CountingBackend, call_names
+from sidebyside.capture import CountingBackend, call_names, failed_guard
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
-sidebyside.provenance()
 counting_backend = CountingBackend()
 graphs, graph_runs = counting_backend.graphs, counting_backend.runs
 tf_results, torch_results = {}, {}
-
-
-def failed_guard(error):
-    """The guard that a ``fail_on_recompile`` error names."""
-    line = str(error).splitlines()[2]  # "    - 0/0: <guard>  # <source>"
-    return line.split(": ", 1)[1].split("#")[0].strip()
+sidebyside.provenance()
 
 
 # %%
@@ -60,8 +54,8 @@ def failed_guard(error):
 # ``torch._dynamo`` module; no public ``torch.compiler`` function reports break reasons in one
 # object. The :ref:`page about graphs in PyTorch
 # <sphx_glr_auto_examples_10_graphs_plot_40_graphs_in_pytorch.py>` counts the graphs of both
-# signs, shows ``tf.cond`` and ``fullgraph=True`` refusing such a break, and ``torch.cond``, which
-# avoids it.
+# signs, shows ``fullgraph=True`` refusing such a break, and keeps the branch inside one graph with
+# ``tf.cond`` and ``torch.cond``.
 
 # %%
 # **TensorFlow (tf.function)**: AutoGraph refuses while tracing.

@@ -243,8 +243,7 @@ for length in lengths:
 # For both lengths: the graph's ``tf.while_loop`` against the ``nn.RNNCell`` loop, the
 # Keras layer against ``nn.RNN``, and, within PyTorch, the hand-written loop against
 # ``nn.RNN``. The same weights give the same states, whichever way the loop was written.
-# the site's float32 tolerances (looser on a GPU), the ones sidebyside.assert_close uses
-same = sidebyside.parity.TOLERANCES["cuda" if torch_device == "cuda" else "cpu"]
+same = sidebyside.parity.TOLERANCES["cuda" if torch_device == "cuda" else "cpu"]  # float32
 for length in lengths:
     graph_states, graph_h = tf_results[length]
     loop_states, loop_h = torch_results[length]

@@ -25,9 +25,10 @@ from sidebyside.parity import to_numpy
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
-sidebyside.provenance()
 FEATURES, HIDDEN = 2, 3
 rng = np.random.default_rng(0)
+sidebyside.provenance()
+
 
 # %%
 # One GRU, two layouts

@@ -33,7 +33,6 @@ from sidebyside import show_error
 
 sidebyside.seed_everything(0)
 torch_device = sidebyside.torch_device()
-sidebyside.provenance()
 TOLERANCE = sidebyside.parity.TOLERANCES["cuda" if torch_device == "cuda" else "cpu"]
 folder = tempfile.TemporaryDirectory(ignore_cleanup_errors=True)
 where = pathlib.Path(folder.name)
@@ -48,6 +47,9 @@ def run_fresh(code, *args):
     if done.returncode:
         raise RuntimeError(f"the fresh process failed:\n{done.stderr}")
     return done.stdout
+
+
+sidebyside.provenance()
 
 
 # %%

@@ -39,7 +39,6 @@ from sidebyside.timing import Timing
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
-sidebyside.provenance()
 TOLERANCE = sidebyside.parity.TOLERANCES["cuda" if torch_device == "cuda" else "cpu"]
 to_numpy = sidebyside.parity.to_numpy
 
@@ -57,6 +56,10 @@ def torch_threads(count):
 
 print("On this machine (threads): TF_NUM_INTRAOP_THREADS =",
       os.environ.get("TF_NUM_INTRAOP_THREADS", "not set"))
+
+
+sidebyside.provenance()
+
 
 # %%
 # The block

@@ -32,8 +32,6 @@ from sidebyside.timing import Timing
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
-sidebyside.provenance()
-
 FEATURES, HIDDEN = 2, 3
 lengths = [6, 2, 4, 3]
 rng = np.random.default_rng(0)
@@ -44,6 +42,8 @@ for row, sequence in enumerate(sequences):
 with tf.device(tf_device):
     keras_gru = tf.keras.layers.GRU(HIDDEN)
 torch_gru = torch.nn.GRU(FEATURES, HIDDEN, batch_first=True).to(torch_device)
+sidebyside.provenance()
+
 
 # %%
 # Storing a batch without padding

@@ -1,7 +1,8 @@
 """What a framework captured: the backward record behind a tensor, the graphs torch.compile made.
 
 Each is taught on a page of its own first (the grad_fn walk on the if-vs-cond page, the counting
-backend on the graphs-in-PyTorch page); later pages call these.
+backend on the graphs-in-PyTorch page, the failed guard on the retracing page); later pages call
+these.
 """
 
 from __future__ import annotations
@@ -48,3 +49,10 @@ def call_names(graph_module) -> list[str]:
         for node in graph_module.graph.nodes
         if node.op.startswith("call")
     ]
+
+
+def failed_guard(error) -> str:
+    """The guard that a ``torch.compiler.set_stance("fail_on_recompile")`` error names: the
+    message lists it on its third line, followed by the source line it came from."""
+    line = str(error).splitlines()[2]  # "    - 0/0: <guard>  # <source>"
+    return line.split(": ", 1)[1].split("#")[0].strip()

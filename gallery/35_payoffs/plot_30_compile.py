@@ -17,7 +17,6 @@ which compiling pays.
 # thread while we time it (its old setting comes back afterwards), as on :ref:`the benchmark page
 # <sphx_glr_auto_examples_40_cost_plot_10_benchmark.py>`; TensorFlow's thread pools take their
 # size from ``TF_NUM_INTRAOP_THREADS``, which the site's build sets to 1.
-import contextlib
 import functools
 import json
 import os
@@ -34,6 +33,7 @@ import torch
 from torch._inductor.utils import run_and_get_code  # private
 
 import sidebyside
+from sidebyside.benchmark import torch_threads  # PyTorch on n threads in a block
 from sidebyside.capture import CountingBackend, call_names
 from sidebyside.timing import Timing
 
@@ -41,23 +41,8 @@ sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 TOLERANCE = sidebyside.parity.TOLERANCES["cuda" if torch_device == "cuda" else "cpu"]
 to_numpy = sidebyside.parity.to_numpy
-
-
-@contextlib.contextmanager
-def torch_threads(count):
-    """PyTorch on ``count`` threads in the block, its old setting after it."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(count)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
-
-
 print("On this machine (threads): TF_NUM_INTRAOP_THREADS =",
       os.environ.get("TF_NUM_INTRAOP_THREADS", "not set"))
-
-
 sidebyside.provenance()
 
 

@@ -2,7 +2,13 @@ import pytest
 import torch
 
 import sidebyside
-from sidebyside.capture import CountingBackend, backward_nodes, call_names, failed_guard
+from sidebyside.capture import (
+    CountingBackend,
+    SavedTensorCounter,
+    backward_nodes,
+    call_names,
+    failed_guard,
+)
 
 
 def test_show_error_prints_type_and_first_line_wrapped_to_the_pane(capsys):
@@ -56,3 +62,18 @@ def test_failed_guard_names_the_guard_a_recompile_would_need():
     with torch.compiler.set_stance("fail_on_recompile"), pytest.raises(RuntimeError) as error:
         compiled(torch.ones(4))
     assert failed_guard(error.value) == "tensor 'x' size mismatch at index 0. expected 3, actual 4"
+
+
+def test_saved_tensor_counter_counts_what_the_graph_holds_until_backward():
+    counter = SavedTensorCounter()
+    x = torch.ones(3, requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(counter.pack, counter.unpack):
+        y = (x.sin() * x).sum()  # sin saves x; mul saves both of its inputs
+    assert counter.saved() == counter.held() == 3
+    y.backward()  # frees what the graph saved
+    assert counter.held() == 0 and counter.saved() == 3
+    assert torch.allclose(x.grad, x.cos() * x + x.sin())  # unpack gave the tensors back
+    counter.clear()
+    with torch.no_grad(), torch.autograd.graph.saved_tensors_hooks(counter.pack, counter.unpack):
+        x.sin() * x
+    assert counter.saved() == 0

@@ -14,7 +14,6 @@ and cuts the graph at one value with ``tf.stop_gradient`` and ``detach()``.
 # -----
 # Both frameworks, the helpers of this site, and one seed for everything.
 import contextlib
-import weakref
 
 import numpy as np
 import tensorflow as tf
@@ -22,6 +21,7 @@ import torch
 
 import sidebyside
 from sidebyside import show_error
+from sidebyside.capture import SavedTensorCounter
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
@@ -39,28 +39,8 @@ rng = np.random.default_rng(0)
 x_np = rng.standard_normal((64, 32), dtype=np.float32)
 b2_np = 0.1 * rng.standard_normal(10, dtype=np.float32)
 hooks = torch.autograd.graph.saved_tensors_hooks
-
-
-class Box:
-    def __init__(self, tensor):
-        self.tensor = tensor
-
-
-boxes = []  # a weak reference to every box the graph holds
-
-
-def pack(tensor):
-    box = Box(tensor)
-    boxes.append(weakref.ref(box))
-    return box
-
-
-def unpack(box):
-    return box.tensor
-
-
-def held():
-    return sum(ref() is not None for ref in boxes)
+counter = SavedTensorCounter()  # the previous page's boxes
+pack, unpack, held = counter.pack, counter.unpack, counter.held
 
 
 # %%
@@ -147,7 +127,7 @@ print("mode           requires_grad grad_fn        saved same")
 n_saved = {}
 for mode, (set_mode, switch) in modes.items():
     set_mode()
-    boxes.clear()
+    counter.clear()
     with switch():
         with hooks(pack, unpack):
             out = model(x)
@@ -215,13 +195,13 @@ print(f"dy/dx = {graph_dy}, d2y/dx2 = {graph_d2y}")
 
 # %%
 # **PyTorch (eager)**: ``create_graph=True`` records the backward pass.
-boxes.clear()
+counter.clear()
 x = torch.tensor(3.0, requires_grad=True, device=torch_device)
 with hooks(pack, unpack):
     y = x**3
-    saved_by_forward = len(boxes)
+    saved_by_forward = counter.saved()
     (dy_dx,) = torch.autograd.grad(y, x, create_graph=True)
-    saved_by_backward = len(boxes) - saved_by_forward
+    saved_by_backward = counter.saved() - saved_by_forward
 (d2y_dx2,) = torch.autograd.grad(dy_dx, x)
 print(f"dy/dx = {dy_dx.item()}, d2y/dx2 = {d2y_dx2.item()}")
 print("dy/dx.grad_fn:", type(dy_dx.grad_fn).__name__)

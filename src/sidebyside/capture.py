@@ -1,11 +1,13 @@
 """What a framework captured: the backward record behind a tensor, the graphs torch.compile made.
 
 Each is taught on a page of its own first (the grad_fn walk on the if-vs-cond page, the counting
-backend on the graphs-in-PyTorch page, the failed guard on the retracing page); later pages call
-these.
+backend on the graphs-in-PyTorch page, the failed guard on the retracing page, the saved-tensor
+box counter on the autograd-memory page); later pages call these.
 """
 
 from __future__ import annotations
+
+import weakref
 
 
 def backward_nodes(output) -> list:
@@ -56,3 +58,43 @@ def failed_guard(error) -> str:
     message lists it on its third line, followed by the source line it came from."""
     line = str(error).splitlines()[2]  # "    - 0/0: <guard>  # <source>"
     return line.split(": ", 1)[1].split("#")[0].strip()
+
+
+class _Box:
+    """A tensor saved for backward, in a box that a weak reference can point to."""
+
+    def __init__(self, tensor):
+        self.tensor = tensor
+
+
+class SavedTensorCounter:
+    """Counts the tensors PyTorch's autograd saves for backward, and how many its graph holds.
+
+    Use it as ``with torch.autograd.graph.saved_tensors_hooks(counter.pack, counter.unpack):``.
+    ``pack`` puts each saved tensor in a small box and keeps only a weak reference to the box,
+    so a box is alive exactly as long as the graph holds it: ``held()`` counts those alive,
+    ``saved()`` every box packed since the last ``clear()``.
+    """
+
+    def __init__(self):
+        self.boxes: list[weakref.ref] = []  # a weak reference to every box packed
+
+    def pack(self, tensor) -> _Box:
+        box = _Box(tensor)
+        self.boxes.append(weakref.ref(box))
+        return box
+
+    def unpack(self, box: _Box):
+        return box.tensor
+
+    def held(self) -> int:
+        """How many of the saved tensors the graph still holds."""
+        return sum(ref() is not None for ref in self.boxes)
+
+    def saved(self) -> int:
+        """How many tensors were saved since the last ``clear()``, held or freed."""
+        return len(self.boxes)
+
+    def clear(self) -> None:
+        """Forget the boxes packed so far."""
+        self.boxes.clear()

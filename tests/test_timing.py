@@ -4,17 +4,22 @@ from sidebyside import time_call
 from sidebyside.benchmark import (
     HTML,
     bullets,
+    check_outputs,
     compare,
     differ,
     duration,
     fastest,
     first_call_table,
     fresh_python,
+    gpu_syncs,
+    hardware,
     measured,
     per_step,
+    pin_threads,
     step_table,
     table,
     time_variants,
+    time_workloads,
     warmup_table,
 )
 from sidebyside.timing import Timing, settle, time_each
@@ -299,3 +304,68 @@ def test_settle_counts_a_slower_window_as_settled():
 
     took, settled = settle(fn, window=5, clock=lambda: now[0])
     assert settled and len(took) == 10
+
+
+def test_pin_threads_says_what_the_environment_set_once_the_runtime_runs(monkeypatch, capsys):
+    import tensorflow as tf
+
+    tf.constant(0.0)  # the runtime runs: the pools can no longer be sized, nothing changes
+    for variable in ("TF_NUM_INTRAOP_THREADS", "TF_NUM_INTEROP_THREADS"):
+        monkeypatch.setenv(variable, "7")
+    tf_pools, config = pin_threads(7)
+    assert tf_pools == "7 each (TF_NUM_INTRAOP_THREADS and TF_NUM_INTEROP_THREADS)"
+    assert config.intra_op_parallelism_threads == config.inter_op_parallelism_threads == 7
+    assert capsys.readouterr().out.splitlines() == [
+        "On this machine (threads):",
+        "  PyTorch, every variant: 7 (set while timing)",
+        "  TF2 eager and tf.function pools: 7 each "
+        "(TF_NUM_INTRAOP_THREADS and TF_NUM_INTEROP_THREADS)",
+        "  TF1 sessions: 7 per pool (ConfigProto)",
+    ]
+    monkeypatch.delenv("TF_NUM_INTEROP_THREADS")
+    assert pin_threads(7, show=False)[0] == "not pinned"
+    assert capsys.readouterr().out == ""
+
+
+def test_gpu_syncs_wait_only_for_a_gpu():
+    import torch
+
+    assert gpu_syncs("cpu", "/CPU:0") == (None, None)
+    if torch.cuda.is_available():
+        assert gpu_syncs("cuda", "/CPU:0") == (torch.cuda.synchronize, None)
+
+
+def test_hardware_names_the_cpu_and_its_cores():
+    import os
+
+    from sidebyside.provenance import cpu_model
+
+    assert hardware("cpu") == f"{cpu_model()}, {os.cpu_count()} logical cores"
+
+
+def test_time_workloads_builds_each_variant_per_workload_and_skips_what_it_is_told():
+    built = []
+
+    def make(workload, *, scale=1):
+        built.append((workload, scale))
+        return lambda: workload * scale
+
+    variants = {"once": (make, {}), "twice": (make, {"scale": 2})}
+    results, outputs = time_workloads(
+        [1, 3], variants, {make: None}, threads=1,
+        not_run=lambda workload, name: "not run: why" if (workload, name) == (3, "twice") else None,
+    )
+    assert sorted(built) == [(1, 1), (1, 2), (3, 1)]
+    assert outputs == {1: {"once": 1, "twice": 2}, 3: {"once": 3}}
+    assert isinstance(results[1]["twice"], Timing) and results[3]["twice"] == "not run: why"
+
+
+def test_check_outputs_compares_losses_and_gradients_with_the_reference():
+    import numpy as np
+
+    good = (np.float32(1.0), [np.ones(2, np.float32)])
+    outputs = {"w": {"ref": good, "same": (np.float32(1.0), [np.ones(2, np.float32) + 1e-7])}}
+    assert check_outputs(outputs, "ref", rtol=1e-4) == 2
+    outputs["w"]["off"] = (np.float32(1.0), [np.full(2, 2.0, np.float32)])
+    with pytest.raises(AssertionError, match="w, off: gradient"):
+        check_outputs(outputs, "ref", rtol=1e-4)

@@ -18,8 +18,6 @@ loops: RNNs, and what ``tf.function`` pays when the length changes.
 # Setup
 # -----
 # Both frameworks and the helpers of this site; the seed comes after the threads.
-import functools
-import os
 import warnings
 
 import numpy as np
@@ -29,7 +27,6 @@ import torch
 import sidebyside
 from sidebyside import benchmark
 from sidebyside.benchmark import duration
-from sidebyside.provenance import cpu_model
 from sidebyside.timing import time_call
 
 # %%
@@ -45,20 +42,8 @@ from sidebyside.timing import time_call
 # runs TensorFlow; where the runtime already runs (in the site's build, earlier pages
 # started it), it says what the environment variables set.
 THREADS = 1
-POOLS = ("TF_NUM_INTRAOP_THREADS", "TF_NUM_INTEROP_THREADS")
-try:
-    tf.config.threading.set_intra_op_parallelism_threads(THREADS)
-    tf.config.threading.set_inter_op_parallelism_threads(THREADS)
-    tf_pools = f"{THREADS} each (set by this page)"
-except RuntimeError:  # the runtime started before this page
-    pinned = {os.environ.get(variable) for variable in POOLS} == {str(THREADS)}
-    tf_pools = f"{THREADS} each ({' and '.join(POOLS)})" if pinned else "not pinned"
-session_config = tf.compat.v1.ConfigProto(intra_op_parallelism_threads=THREADS,
-                                          inter_op_parallelism_threads=THREADS)
-print("On this machine (threads):")
-print("  PyTorch, every variant:", THREADS, "(set while timing)")
-print("  TF2 eager and tf.function pools:", tf_pools)
-print("  TF1 sessions:", THREADS, "per pool (ConfigProto)")
+# sizes TensorFlow's pools, or reads TF_NUM_*_THREADS; a ConfigProto
+tf_pools, session_config = benchmark.pin_threads(THREADS)
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
@@ -238,8 +223,7 @@ variants = {
     "TF1 Session.run": (tf1_variant, {}),
     "TF1 callable": (tf1_variant, {"prebuilt": True}),
 }
-torch_sync = torch.cuda.synchronize if torch_device == "cuda" else None
-tf_sync = tf.test.experimental.sync_devices if tf_device.startswith("/GPU") else None
+torch_sync, tf_sync = benchmark.gpu_syncs(torch_device, tf_device)
 sync_for = {torch_variant: torch_sync, tf2_variant: tf_sync, tf1_variant: tf_sync}
 
 # %%
@@ -258,26 +242,23 @@ sync_for = {torch_variant: torch_sync, tf2_variant: tf_sync, tf1_variant: tf_syn
 # apart than their spreads reach; otherwise they tie. The clock is ``time.perf_counter``,
 # the GPU synchronised before every read.
 TARGET = 0.03
-results, outputs = {}, {}
-with benchmark.torch_threads(THREADS):
-    for workload in workloads:
-        steps = {name: NOT_COMPILED if name == "torch.compile" and workload != COMPILED
-                 else (functools.partial(make, workload, **options), sync_for[make])
-                 for name, (make, options) in variants.items()}
-        results[workload], outputs[workload] = benchmark.time_variants(steps, target=TARGET)
+
+
+def not_run(workload, name):
+    if name == "torch.compile" and workload != COMPILED:
+        return NOT_COMPILED
+    return None
+
+
+results, outputs = benchmark.time_workloads(workloads, variants, sync_for,
+                                            threads=THREADS, target=TARGET,
+                                            not_run=not_run)
 
 # %%
 # A fast wrong answer is worth nothing: on every workload, every variant's loss and
 # gradients must match PyTorch eager's. Float32 sums taken in a different order differ
 # in the last bits, hence a relative tolerance of ``1e-4``.
-for workload, by_variant in outputs.items():
-    expected_loss, expected_grads = by_variant["PyTorch eager"]
-    for name, (loss, grads) in by_variant.items():
-        what = f"{workload}, {name}"
-        sidebyside.assert_close(loss, expected_loss, what=f"{what}: loss", rtol=1e-4)
-        for grad, expected in zip(grads, expected_grads, strict=True):
-            sidebyside.assert_close(grad, expected, what=f"{what}: gradient", rtol=1e-4)
-checked = sum(len(by_variant) for by_variant in outputs.values())
+checked = benchmark.check_outputs(outputs, "PyTorch eager", rtol=1e-4)
 print(f"{checked} runs checked against PyTorch eager: the losses and gradients agree")
 print(*(f"DeprecationWarning: {w}" for w in sorted(script_warnings)), sep="\n")
 
@@ -286,8 +267,7 @@ print(*(f"DeprecationWarning: {w}" for w in sorted(script_warnings)), sep="\n")
 # -----------
 # Steady-state time per training step, its spread, and its ratio to PyTorch eager on the
 # same workload (below 1 is faster than PyTorch eager).
-gpu = f", {torch.cuda.get_device_name(0)}" if torch_device == "cuda" else ""
-hardware = f"{cpu_model()}, {os.cpu_count()} logical cores{gpu}"
+hardware = benchmark.hardware(torch_device)
 benchmark.step_table(results, list(variants), reference="PyTorch eager", target=TARGET,
                      caption="Time per training step: median, ±spread · ratio to "
                      f"PyTorch eager ({hardware})")

@@ -17,7 +17,6 @@ when the length of the input changes from batch to batch.
 # Both frameworks, the helpers of this site, and one seed for everything. The threads are
 # pinned as in the first lesson, before anything runs TensorFlow.
 import functools
-import os
 import statistics
 import warnings
 
@@ -28,25 +27,10 @@ import torch
 import sidebyside
 from sidebyside import benchmark
 from sidebyside.benchmark import duration
-from sidebyside.provenance import cpu_model
 from sidebyside.timing import time_each
 
 THREADS = 1
-POOLS = ("TF_NUM_INTRAOP_THREADS", "TF_NUM_INTEROP_THREADS")
-try:
-    tf.config.threading.set_intra_op_parallelism_threads(THREADS)
-    tf.config.threading.set_inter_op_parallelism_threads(THREADS)
-    tf_pools = f"{THREADS} each (set by this page)"
-except RuntimeError:  # the runtime started before this page
-    pinned = {os.environ.get(variable) for variable in POOLS} == {str(THREADS)}
-    tf_pools = f"{THREADS} each ({' and '.join(POOLS)})" if pinned else "not pinned"
-session_config = tf.compat.v1.ConfigProto(intra_op_parallelism_threads=THREADS,
-                                          inter_op_parallelism_threads=THREADS)
-
-print("On this machine (threads):")
-print("  PyTorch, every variant:", THREADS, "(set while timing)")
-print("  TF2 eager and tf.function pools:", tf_pools)
-print("  TF1 sessions:", THREADS, "per pool (ConfigProto)")
+tf_pools, session_config = benchmark.pin_threads(THREADS)  # as in the first lesson
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
@@ -220,8 +204,7 @@ variants = {
     "TF1 Session.run": (tf1_variant, {}),
     "TF1 callable": (tf1_variant, {"prebuilt": True}),
 }
-torch_sync = torch.cuda.synchronize if torch_device == "cuda" else None
-tf_sync = tf.test.experimental.sync_devices if tf_device.startswith("/GPU") else None
+torch_sync, tf_sync = benchmark.gpu_syncs(torch_device, tf_device)
 sync_for = {torch_variant: torch_sync, tf2_variant: tf_sync, tf1_variant: tf_sync}
 
 # %%
@@ -235,22 +218,9 @@ sync_for = {torch_variant: torch_sync, tf2_variant: tf_sync, tf1_variant: tf_syn
 # carries the last bits of float32 round-off through its loop, hence a relative
 # tolerance of ``1e-4``.
 TARGET = 0.03
-results, outputs = {}, {}
-with benchmark.torch_threads(THREADS):
-    for workload in workloads:
-        steps = {name: (functools.partial(make, workload, **options), sync_for[make])
-                 for name, (make, options) in variants.items()}
-        results[workload], outputs[workload] = benchmark.time_variants(
-            steps, target=TARGET
-        )
-for workload, by_variant in outputs.items():
-    expected_loss, expected_grads = by_variant["PyTorch eager"]
-    for name, (loss, grads) in by_variant.items():
-        what = f"{workload}, {name}"
-        sidebyside.assert_close(loss, expected_loss, what=f"{what}: loss", rtol=1e-4)
-        for grad, expected in zip(grads, expected_grads, strict=True):
-            sidebyside.assert_close(grad, expected, what=f"{what}: gradient", rtol=1e-4)
-checked = sum(len(by_variant) for by_variant in outputs.values())
+results, outputs = benchmark.time_workloads(workloads, variants, sync_for,
+                                            threads=THREADS, target=TARGET)
+checked = benchmark.check_outputs(outputs, "PyTorch eager", rtol=1e-4)
 print(f"{checked} runs checked against PyTorch eager: the losses and gradients agree")
 
 # %%
@@ -258,9 +228,7 @@ print(f"{checked} runs checked against PyTorch eager: the losses and gradients a
 # -----------
 # Steady-state time per training step, its spread, and its ratio to PyTorch eager on the
 # same length (below 1 is faster than PyTorch eager).
-hardware = f"{cpu_model()}, {os.cpu_count()} logical cores"
-if torch_device == "cuda":
-    hardware += f", {torch.cuda.get_device_name(0)}"
+hardware = benchmark.hardware(torch_device)
 benchmark.step_table(
     results,
     list(variants),

@@ -7,6 +7,7 @@ compared, and the sentences that read the numbers, stay on the pages.
 from __future__ import annotations
 
 import contextlib
+import functools
 import html
 import json
 import os
@@ -17,6 +18,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from sidebyside.parity import assert_close
 from sidebyside.timing import Timing, settle
 
 #: What one variant measured, or a sentence saying why it has no timing ("not run: ...",
@@ -117,6 +119,116 @@ def torch_threads(count: int):
         yield
     finally:
         torch.set_num_threads(before)
+
+
+#: The environment variables that size TensorFlow's two global thread pools.
+TF_POOLS = ("TF_NUM_INTRAOP_THREADS", "TF_NUM_INTEROP_THREADS")
+
+
+def pin_threads(threads: int, *, show: bool = True):
+    """Pin TensorFlow to ``threads`` threads per pool; return ``(tf_pools, session_config)``.
+
+    Eager TensorFlow and ``tf.function`` use TensorFlow's global pools, which
+    ``tf.config.threading`` sizes only before the runtime starts. Where it has not started,
+    they are sized here (``tf_pools`` is ``"N each (set by this page)"``); where it has,
+    ``tf_pools`` says whether :data:`TF_POOLS` set them to ``threads``
+    (``"N each (TF_NUM_INTRAOP_THREADS and TF_NUM_INTEROP_THREADS)"``) or ``"not pinned"``.
+    ``session_config`` is a ``tf.compat.v1.ConfigProto`` with ``threads`` threads per pool, for
+    TensorFlow 1 sessions. PyTorch is left alone (:func:`torch_threads` pins it while timing).
+    With ``show``, prints the block ``On this machine (threads):`` that says all three.
+    """
+    import tensorflow as tf
+
+    try:
+        tf.config.threading.set_intra_op_parallelism_threads(threads)
+        tf.config.threading.set_inter_op_parallelism_threads(threads)
+        tf_pools = f"{threads} each (set by this page)"
+    except RuntimeError:  # the runtime started before this page
+        pinned = {os.environ.get(variable) for variable in TF_POOLS} == {str(threads)}
+        tf_pools = f"{threads} each ({' and '.join(TF_POOLS)})" if pinned else "not pinned"
+    session_config = tf.compat.v1.ConfigProto(intra_op_parallelism_threads=threads,
+                                              inter_op_parallelism_threads=threads)
+    if show:
+        print("On this machine (threads):")
+        print("  PyTorch, every variant:", threads, "(set while timing)")
+        print("  TF2 eager and tf.function pools:", tf_pools)
+        print("  TF1 sessions:", threads, "per pool (ConfigProto)")
+    return tf_pools, session_config
+
+
+def gpu_syncs(torch_device: str, tf_device: str) -> tuple[Sync, Sync]:
+    """``(torch_sync, tf_sync)``: what waits for each framework's GPU before the clock is read
+    (``torch.cuda.synchronize``, ``tf.test.experimental.sync_devices``), or ``None`` for a
+    framework on the CPU."""
+    torch_sync = tf_sync = None
+    if torch_device == "cuda":
+        import torch
+
+        torch_sync = torch.cuda.synchronize
+    if tf_device.startswith("/GPU"):
+        import tensorflow as tf
+
+        tf_sync = tf.test.experimental.sync_devices
+    return torch_sync, tf_sync
+
+
+def time_workloads(
+    workloads: Iterable[str],
+    variants: Mapping[str, tuple[Callable[..., Callable[[], object]], Mapping[str, object]]],
+    sync_for: Mapping[Callable, Sync],
+    *,
+    threads: int,
+    target: float = 0.03,
+    not_run: Callable[[str, str], str | None] = lambda workload, name: None,
+) -> tuple[dict[str, dict[str, Result]], dict[str, dict[str, object]]]:
+    """:func:`time_variants` on every workload in turn, PyTorch on ``threads`` threads.
+
+    ``variants`` maps a name to ``(make, options)``: ``make(workload, **options)`` builds the
+    step, and ``sync_for[make]`` is its sync. Where ``not_run(workload, name)`` returns a
+    sentence, that variant is not run on that workload and the sentence is its result.
+
+    Returns ``({workload: {name: Timing or str}}, {workload: {name: what its step returned}})``.
+    """
+    results, outputs = {}, {}
+    with torch_threads(threads):
+        for workload in workloads:
+            steps = {name: not_run(workload, name)
+                     or (functools.partial(make, workload, **options), sync_for[make])
+                     for name, (make, options) in variants.items()}
+            results[workload], outputs[workload] = time_variants(steps, target=target)
+    return results, outputs
+
+
+def check_outputs(
+    outputs: Mapping[str, Mapping[str, tuple[object, Sequence[object]]]],
+    reference: str,
+    *,
+    rtol: float,
+) -> int:
+    """Assert that on every workload every variant's ``(loss, gradients)`` match those of
+    ``reference`` (``sidebyside.assert_close`` with ``rtol``); return how many runs were
+    checked."""
+    for workload, by_variant in outputs.items():
+        expected_loss, expected_grads = by_variant[reference]
+        for name, (loss, grads) in by_variant.items():
+            what = f"{workload}, {name}"
+            assert_close(loss, expected_loss, what=f"{what}: loss", rtol=rtol)
+            for grad, expected in zip(grads, expected_grads, strict=True):
+                assert_close(grad, expected, what=f"{what}: gradient", rtol=rtol)
+    return sum(len(by_variant) for by_variant in outputs.values())
+
+
+def hardware(torch_device: str) -> str:
+    """What the tables ran on: the CPU model, its logical cores, and the GPU where PyTorch
+    runs on one (``torch_device == "cuda"``)."""
+    from sidebyside.provenance import cpu_model
+
+    described = f"{cpu_model()}, {os.cpu_count()} logical cores"
+    if torch_device == "cuda":
+        import torch
+
+        described += f", {torch.cuda.get_device_name(0)}"
+    return described
 
 
 def fresh_python(source: str, *, threads: int = 1, timeout: float = 600) -> dict:

@@ -492,9 +492,9 @@ sidebyside.parity_report()
 #   leaves the tape's gradient as it was.
 #
 # Next, :ref:`switching recording off <sphx_glr_auto_examples_10_graphs_plot_27_recording_off.py>`:
-# ``no_grad``, ``inference_mode`` and ``eval()``, gradients of gradients, and ``detach()``.
+# ``no_grad``, ``inference_mode`` and ``eval()``, gradients of gradients, and ``detach()``; to keep
+# fewer activations, :ref:`checkpointing <sphx_glr_auto_examples_35_payoffs_plot_20_checkpoint_and_custom_gradient.py>`.
 #
-# References: ``torch.autograd.graph.saved_tensors_hooks``, ``torch.Tensor.backward``
-# (``retain_graph``), ``torch.autograd.grad``, ``tf.compat.v1.gradients``, ``tf.compat.v1.Session``,
-# ``tf.GradientTape`` (``persistent``, ``watch``), ``tf.Variable.assign``,
-# ``tf.config.experimental.get_memory_info``, ``weakref``.
+# References: ``torch.autograd.graph.saved_tensors_hooks``, ``torch.Tensor.backward`` (``retain_graph``),
+# ``torch.autograd.grad``, ``tf.compat.v1.gradients``, ``tf.compat.v1.Session``, ``tf.GradientTape``
+# (``persistent``, ``watch``), ``tf.Variable.assign``, ``tf.config.experimental.get_memory_info``, ``weakref``.

@@ -473,6 +473,9 @@ torch.compiler.reset()
 #   the variants take turns, take medians with a spread, call a difference only when it
 #   exceeds the spread, and synchronise the GPU before reading the clock.
 #
+# What a compiler adds on top of a graph, XLA against Inductor, is timed on :ref:`what
+# compiling buys <sphx_glr_auto_examples_35_payoffs_plot_30_compile.py>`.
+#
 # References: ``torch.compile``, ``torch.jit.script``, ``torch.set_num_threads``,
 # ``tf.config.threading.set_intra_op_parallelism_threads``, ``tf.function``,
 # ``tf.compat.v1.Session.make_callable``, ``tf.compat.v1.ConfigProto``,

@@ -410,6 +410,9 @@ for session, _, _ in tf1_graphs.values():
 #   graph is built for any shape: an ``input_signature`` with ``None`` in it, and the
 #   loop inside the graph.
 #
+# What a compiler adds on top of a graph, XLA against Inductor, is timed on :ref:`what
+# compiling buys <sphx_glr_auto_examples_35_payoffs_plot_30_compile.py>`.
+#
 # References: ``torch.jit.script``, ``torch.set_num_threads``,
 # ``torch.autograd.grad``, ``tf.function``, ``tf.TensorSpec``, ``tf.GradientTape``,
 # ``tf.compat.v1.Session.make_callable``, ``tf.compat.v1.ConfigProto``,

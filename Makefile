@@ -5,7 +5,9 @@ PYTHON ?= python3
 # and no PIP_* variable of this machine (local wheel folders, constraints).
 VENV   := $(if $(INDEX_ONLY),.venv-index,.venv)
 BIN    := $(VENV)/bin
-PIP    := $(if $(INDEX_ONLY),env $$(env | sed -n 's/^\(PIP_[A-Z_]*\)=.*/-u \1/p') PIP_CONFIG_FILE=/dev/null,) $(BIN)/python -m pip
+# Otherwise pip keeps this machine's configuration (mirrors, wheel folders) but not its
+# constraints: the pinned torch is what the site is built with, whatever a machine caps it at.
+PIP    := $(if $(INDEX_ONLY),env $$(env | sed -n 's/^\(PIP_[A-Z_]*\)=.*/-u \1/p') PIP_CONFIG_FILE=/dev/null,PIP_CONSTRAINT=/dev/null) $(BIN)/python -m pip
 # An NVIDIA GPU gets the CUDA build of the same pinned TensorFlow (pyproject.toml's extras).
 KIND   := $(shell nvidia-smi -L >/dev/null 2>&1 && echo cuda || echo cpu)
 STAMP  := $(VENV)/.installed-$(KIND)

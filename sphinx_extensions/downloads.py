@@ -19,11 +19,12 @@ import shutil
 import zipfile
 from pathlib import Path
 
+import sidebyside
+from sidebyside.device import REQUIRED
+
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
-import sidebyside
-from sidebyside.device import REQUIRED
 from sphinx_extensions import GALLERY_OUTPUT, site_root
 
 INSTALL_NOTE = (

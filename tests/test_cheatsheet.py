@@ -3,13 +3,13 @@
 import base64
 import re
 
+import sidebyside
+from sidebyside.cheatsheet import Cheatsheet, anchor, describe, refused
+
 import numpy as np
 import pytest
 import tensorflow as tf
 import torch
-
-import sidebyside
-from sidebyside.cheatsheet import Cheatsheet, anchor, describe, refused
 
 
 def tf_double():

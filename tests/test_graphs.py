@@ -4,14 +4,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import matplotlib.pyplot as plt
-import networkx as nx
-import numpy as np
-import pytest
-import tensorflow as tf
-import torch
-from matplotlib.path import Path as MplPath
-
 from sidebyside import draw_autograd_graph, draw_tf_graph, graphs
 from sidebyside.graphs import (
     Box,
@@ -22,6 +14,14 @@ from sidebyside.graphs import (
     layered_positions,
     tf_graph_to_networkx,
 )
+
+import matplotlib.pyplot as plt
+import networkx as nx
+import numpy as np
+import pytest
+import tensorflow as tf
+import torch
+from matplotlib.path import Path as MplPath
 
 ROOT = Path(__file__).resolve().parents[1]
 HAS_DOT = shutil.which("dot") is not None

@@ -6,6 +6,8 @@ import matrix  # tools/matrix.py
 def test_outputs_compare_without_machine_lines_but_real_differences_stay():
     here = "CPU: Intel\nOn this machine (oneDNN on):\n  stats: 1\nloss 0.5\n"
     there = "CPU: AMD\nOn this machine (oneDNN off):\n  ValueError: no\n    stats\nloss 0.5\n"
+    here += "On this version (torch 2.13):\n  DeprecationWarning: deprecated\nend\n"
+    there += "On this version (torch 2.15):\n  FutureWarning: deprecated\nend\n"
     assert matrix.comparable("plot_x.py", here) == matrix.comparable("plot_x.py", there)
     assert matrix.comparable("plot_x.py", "loss 0.5\n") != matrix.comparable(
         "plot_x.py", "loss 0.50001\n"

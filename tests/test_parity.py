@@ -1,10 +1,10 @@
+import sidebyside
+from sidebyside.parity import max_relative_error, to_numpy
+
 import numpy as np
 import pytest
 import tensorflow as tf
 import torch
-
-import sidebyside
-from sidebyside.parity import max_relative_error, to_numpy
 
 
 def test_close_values_pass_and_report_the_error():

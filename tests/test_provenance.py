@@ -1,8 +1,8 @@
-import tensorflow as tf
-import torch
-
 import sidebyside
 from sidebyside.provenance import cpu_model
+
+import tensorflow as tf
+import torch
 
 
 def test_provenance_names_the_machine_and_the_versions():

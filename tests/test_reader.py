@@ -11,12 +11,13 @@ import sys
 import zipfile
 from pathlib import Path
 
+import sidebyside
+from sidebyside import device
+
 import run_downloads as run_downloads_  # tools/run_downloads.py
 from conftest import GALLERY_SCRIPTS, ROOT
 from sphinx_gallery.py_source_parser import split_code_and_text_blocks
 
-import sidebyside
-from sidebyside import device
 from sphinx_extensions.downloads import with_install_header
 
 READER_TOOLS = ("ipykernel==7.4.0", "nbclient==0.11.0")  # a reader's Jupyter

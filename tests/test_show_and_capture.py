@@ -1,6 +1,3 @@
-import pytest
-import torch
-
 import sidebyside
 from sidebyside.capture import (
     CountingBackend,
@@ -9,6 +6,9 @@ from sidebyside.capture import (
     call_names,
     failed_guard,
 )
+
+import pytest
+import torch
 
 
 def test_show_error_prints_type_and_first_line_wrapped_to_the_pane(capsys):

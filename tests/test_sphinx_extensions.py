@@ -5,11 +5,12 @@ working together."""
 from pathlib import Path
 from types import SimpleNamespace
 
+from sidebyside import draw_tf_graph, graphs
+
 import matplotlib.pyplot as plt
 from docutils import nodes
 from test_graphs import build_tf_graph, node_labels
 
-from sidebyside import draw_tf_graph, graphs
 from sphinx_extensions import (
     dark_colors,
     downloads,

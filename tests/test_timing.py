@@ -1,5 +1,3 @@
-import pytest
-
 from sidebyside import time_call
 from sidebyside.benchmark import (
     HTML,
@@ -23,6 +21,8 @@ from sidebyside.benchmark import (
     warmup_table,
 )
 from sidebyside.timing import Timing, settle, time_each
+
+import pytest
 
 
 class FakeClock:
@@ -284,9 +284,9 @@ def test_fresh_python_runs_in_a_new_process_with_pinned_threads():
 
 
 def test_torch_threads_restores_the_setting_even_after_an_error():
-    import torch
-
     from sidebyside.benchmark import torch_threads
+
+    import torch
 
     before = torch.get_num_threads()
     with pytest.raises(ValueError), torch_threads(1):

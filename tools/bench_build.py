@@ -37,6 +37,7 @@ import site_server  # beside this script in tools/
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from sidebyside.provenance import cpu_model  # noqa: E402
+
 from sphinx_extensions.shards import measured_times  # noqa: E402  (the build's own record)
 
 try:

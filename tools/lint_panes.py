@@ -11,9 +11,9 @@ import re
 import sys
 from pathlib import Path
 
-from sphinx_gallery.py_source_parser import split_code_and_text_blocks
-
 from sidebyside.show import PANE_WIDTH  # the pages wrap their messages to it too
+
+from sphinx_gallery.py_source_parser import split_code_and_text_blocks
 
 # The same rule as sphinx_extensions/panes.py: a cell whose text opens with **TensorFlow…** or
 # **PyTorch…** is a pane.

@@ -29,6 +29,8 @@ import run_downloads
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from sidebyside.show import without_varying_blocks  # noqa: E402
+
 from sphinx_extensions.downloads import with_install_header  # noqa: E402
 
 # Settings the Makefile exports for the site's build, which a reader's shell does not have.
@@ -48,9 +50,6 @@ VARIANTS = {
 MACHINE_LINE = re.compile(
     r"^(CPU|GPU|Python|PyTorch|TensorFlow|TensorFlow's oneDNN CPU ops|PyTorch threads|Ran at): "
 )
-# A page shows what depends on the machine under a line naming the condition, e.g.
-# "On this machine (oneDNN off):", and says so in its text.
-ON_THIS_MACHINE = "On this machine ("
 NUMBER = re.compile(r"\d")
 # Pages that print what they measure (times, speeds): their numbers differ from run to run.
 MEASURED = ("benchmark", "padding_cost")
@@ -58,15 +57,10 @@ MEASURED = ("benchmark", "padding_cost")
 
 def comparable(name: str, stdout: str) -> list[str]:
     """The output's lines without the provenance box and without what a page shows as this
-    machine's (a line "On this machine (condition):" and the indented lines under it); on a
-    measuring page, the lines without a number (timings, and whether a row was noisy)."""
-    lines, under_condition = [], False
-    for line in stdout.splitlines():
-        under_condition = line.startswith(ON_THIS_MACHINE) or (
-            under_condition and line.startswith(" ")
-        )
-        if not under_condition and not MACHINE_LINE.match(line):
-            lines.append(line)
+    machine's or this release's (a line "On this machine (condition):" or "On this version
+    (torch 2.15):" and the indented lines under it); on a measuring page, the lines without a
+    number (timings, and whether a row was noisy)."""
+    lines = [line for line in without_varying_blocks(stdout) if not MACHINE_LINE.match(line)]
     if any(word in name for word in MEASURED):
         lines = [line for line in lines if not NUMBER.search(line)]
     return lines

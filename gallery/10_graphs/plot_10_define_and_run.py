@@ -16,11 +16,11 @@ credited on :ref:`sources`.
 # Setup
 # -----
 # Both frameworks, the helpers of this site, and one seed for everything.
+import sidebyside
+
 import matplotlib.pyplot as plt
 import tensorflow as tf
 import torch
-
-import sidebyside
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()

@@ -17,12 +17,12 @@ the source posts credited on :ref:`sources`.
 # Both frameworks, the helpers of this site, and one seed for everything.
 import warnings
 
+import sidebyside
+from sidebyside import show_error
+
 import matplotlib.pyplot as plt
 import tensorflow as tf
 import torch
-
-import sidebyside
-from sidebyside import show_error
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()

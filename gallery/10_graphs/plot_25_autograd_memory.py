@@ -16,13 +16,13 @@ recording off, takes a gradient of a gradient, and cuts the graph.
 # Both frameworks, the helpers of this site, and one seed for everything.
 import weakref
 
-import numpy as np
-import tensorflow as tf
-import torch
-
 import sidebyside
 from sidebyside import show_error
 from sidebyside.device import tf_onednn_enabled
+
+import numpy as np
+import tensorflow as tf
+import torch
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()

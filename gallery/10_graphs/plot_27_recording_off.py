@@ -15,13 +15,13 @@ and cuts the graph at one value with ``tf.stop_gradient`` and ``detach()``.
 # Both frameworks, the helpers of this site, and one seed for everything.
 import contextlib
 
-import numpy as np
-import tensorflow as tf
-import torch
-
 import sidebyside
 from sidebyside import show_error
 from sidebyside.capture import SavedTensorCounter
+
+import numpy as np
+import tensorflow as tf
+import torch
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()

@@ -25,11 +25,11 @@ import tempfile
 import traceback
 from pathlib import Path
 
+import sidebyside
+
 import numpy as np
 import tensorflow as tf
 import torch
-
-import sidebyside
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()

@@ -21,13 +21,13 @@ import contextlib
 import io
 import warnings
 
+import sidebyside
+from sidebyside import show_error
+
 import numpy as np
 import tensorflow as tf
 import torch
 import torch.fx
-
-import sidebyside
-from sidebyside import show_error
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()

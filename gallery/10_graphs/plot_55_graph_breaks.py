@@ -23,12 +23,12 @@ import re
 import tempfile
 from pathlib import Path
 
+import sidebyside
+from sidebyside.capture import CountingBackend, call_names, failed_guard
+
 import numpy as np
 import tensorflow as tf
 import torch
-
-import sidebyside
-from sidebyside.capture import CountingBackend, call_names, failed_guard
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()

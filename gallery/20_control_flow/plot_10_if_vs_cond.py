@@ -19,12 +19,12 @@ not agree; here both test ``z < 0`` on the same inputs, and we assert that they 
 # Both frameworks, NumPy for the shared inputs, the helpers of this site, and one seed.
 import pprint
 
+import sidebyside
+
 import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
 import torch
-
-import sidebyside
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()

@@ -18,12 +18,12 @@ loop in both frameworks, and check the gradient against the closed form. The con
 import math
 import pprint
 
+import sidebyside
+from sidebyside.capture import backward_nodes
+
 import numpy as np
 import tensorflow as tf
 import torch
-
-import sidebyside
-from sidebyside.capture import backward_nodes
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()

@@ -23,14 +23,14 @@ fixed, show that a TensorFlow graph can leave the batch size open as well, and c
 # -----
 # Both frameworks, the helpers of this site, and one seed for everything.
 
+import sidebyside
+from sidebyside import show_error
+
 import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
 import torch
 from torch.overrides import TorchFunctionMode
-
-import sidebyside
-from sidebyside import show_error
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()

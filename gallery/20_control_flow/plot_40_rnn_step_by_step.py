@@ -18,13 +18,13 @@ loss stops at the chunk boundary, and train chunk by chunk, one SGD step each.
 # -----
 # Both frameworks, NumPy for the shared weights and inputs, the helpers of this site,
 # and one seed for everything.
-import numpy as np
-import tensorflow as tf
-import torch
-
 import sidebyside
 from sidebyside import show_error
 from sidebyside.parity import to_numpy
+
+import numpy as np
+import tensorflow as tf
+import torch
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()

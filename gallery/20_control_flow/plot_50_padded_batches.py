@@ -16,13 +16,13 @@ and the fix.
 # -----
 # Both frameworks, NumPy for the shared weights and data, PyTorch's packing helpers, the
 # helpers of this site, and one seed for everything.
+import sidebyside
+from sidebyside.parity import to_numpy
+
 import numpy as np
 import tensorflow as tf
 import torch
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
-
-import sidebyside
-from sidebyside.parity import to_numpy
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()

@@ -16,12 +16,12 @@ function.
 # -----
 # Both frameworks, NumPy for the shared weights, the helpers of this site, and one seed
 # for everything.
+import sidebyside
+from sidebyside.parity import to_numpy
+
 import numpy as np
 import tensorflow as tf
 import torch
-
-import sidebyside
-from sidebyside.parity import to_numpy
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()

@@ -19,13 +19,13 @@ losses, step by step, once Adam's ``epsilon`` means the same thing in both.
 import math
 import tempfile
 
+import sidebyside
+
 import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
 import torch
 import torch.nn.functional as F
-
-import sidebyside
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()

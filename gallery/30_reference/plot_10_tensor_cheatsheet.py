@@ -23,13 +23,13 @@ source posts credited on :ref:`sources`; where that list was wrong (the shape of
 import io
 import tempfile
 
+import sidebyside
+from sidebyside.cheatsheet import Cheatsheet, refused
+
 import numpy as np
 import tensorflow as tf
 import torch
 from torch.utils.checkpoint import checkpoint
-
-import sidebyside
-from sidebyside.cheatsheet import Cheatsheet, refused
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()

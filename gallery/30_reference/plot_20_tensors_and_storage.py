@@ -21,15 +21,15 @@ Every claim about sharing is shown by writing to one side and printing the other
 # and the last section looks at TensorFlow's buffers through NumPy.
 import operator
 
+import sidebyside
+from sidebyside import show_error
+from sidebyside.device import tf_onednn_enabled
+
 import numpy as np
 import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
 import torch
 import torch.nn.functional as F
-
-import sidebyside
-from sidebyside import show_error
-from sidebyside.device import tf_onednn_enabled
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()

@@ -26,16 +26,16 @@ import subprocess
 import sys
 import tempfile
 
+import sidebyside
+from sidebyside.benchmark import torch_threads  # PyTorch on n threads in a block
+from sidebyside.capture import CountingBackend, call_names
+from sidebyside.timing import Timing
+
 import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
 import torch
 from torch._inductor.utils import run_and_get_code  # private
-
-import sidebyside
-from sidebyside.benchmark import torch_threads  # PyTorch on n threads in a block
-from sidebyside.capture import CountingBackend, call_names
-from sidebyside.timing import Timing
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()

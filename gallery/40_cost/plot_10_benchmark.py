@@ -20,14 +20,14 @@ loops: RNNs, and what ``tf.function`` pays when the length changes.
 # Both frameworks and the helpers of this site; the seed comes after the threads.
 import warnings
 
-import numpy as np
-import tensorflow as tf
-import torch
-
 import sidebyside
 from sidebyside import benchmark
 from sidebyside.benchmark import duration
 from sidebyside.timing import time_call
+
+import numpy as np
+import tensorflow as tf
+import torch
 
 # %%
 # Pinning the threads

@@ -20,14 +20,14 @@ import functools
 import statistics
 import warnings
 
-import numpy as np
-import tensorflow as tf
-import torch
-
 import sidebyside
 from sidebyside import benchmark
 from sidebyside.benchmark import duration
 from sidebyside.timing import time_each
+
+import numpy as np
+import tensorflow as tf
+import torch
 
 THREADS = 1
 tf_pools, session_config = benchmark.pin_threads(THREADS)  # as in the first lesson

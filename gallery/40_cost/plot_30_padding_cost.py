@@ -19,16 +19,16 @@ times are this build's measurements.
 # with zeros, with a GRU in each framework to try them on.
 import re
 
+import sidebyside
+from sidebyside import show_error
+from sidebyside.parity import to_numpy
+from sidebyside.timing import Timing
+
 import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
 import torch
 from torch.nn.utils.rnn import pack_padded_sequence
-
-import sidebyside
-from sidebyside import show_error
-from sidebyside.parity import to_numpy
-from sidebyside.timing import Timing
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()

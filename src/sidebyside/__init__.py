@@ -47,7 +47,7 @@ from sidebyside.device import (  # noqa: E402
 from sidebyside.graphs import draw_autograd_graph, draw_tf_graph
 from sidebyside.parity import assert_close, parity_report
 from sidebyside.provenance import provenance
-from sidebyside.show import PANE_WIDTH, show_error, wrap
+from sidebyside.show import PANE_WIDTH, on_this_version, show_error, wrap
 from sidebyside.timing import time_call
 
 __all__ = [
@@ -57,6 +57,7 @@ __all__ = [
     "assert_close",
     "draw_autograd_graph",
     "draw_tf_graph",
+    "on_this_version",
     "parity_report",
     "provenance",
     "report_versions",

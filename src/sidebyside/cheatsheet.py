@@ -19,12 +19,12 @@ import tokenize
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from sidebyside.parity import to_numpy
+
 import numpy as np
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
-
-from sidebyside.parity import to_numpy
 
 
 @dataclass(frozen=True)

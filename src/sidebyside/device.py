@@ -9,7 +9,7 @@ import random
 import numpy as np
 
 #: Versions the site is built with: the pins of pyproject.toml's extras (a test checks).
-REQUIRED = {"torch": "2.13.0", "tensorflow": "2.21.0"}
+REQUIRED = {"torch": "2.15.0", "tensorflow": "2.21.0"}
 #: (lowest, first too new) major.minor the helpers accept: pyproject.toml's ranges.
 SUPPORTED = {"torch": ((2, 13), (3, 0)), "tensorflow": ((2, 21), (3, 0))}
 _DISTRIBUTIONS = {"torch": ("torch",), "tensorflow": ("tensorflow", "tensorflow-cpu")}

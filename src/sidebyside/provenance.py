@@ -63,10 +63,10 @@ def provenance(*, math: bool = False) -> Provenance:
     """Collect the facts: CPU model and cores, GPU (or none), Python/torch/TF/CUDA versions,
     whether TensorFlow's oneDNN CPU kernels are on, PyTorch's thread count, date; with ``math``,
     also the CPU math libraries (:func:`math_libraries`)."""
+    from sidebyside.device import tf_onednn_enabled
+
     import tensorflow as tf
     import torch
-
-    from sidebyside.device import tf_onednn_enabled
 
     if torch.cuda.is_available():
         gpu = f"{torch.cuda.get_device_name(0)} (used by PyTorch and TensorFlow)"

@@ -1,7 +1,9 @@
-"""Printing on a page: an error that a call must raise, and long text, wrapped to the pane."""
+"""Printing on a page: an error that a call must raise, long text wrapped to the pane, and the
+blocks that hold what differs by machine or by release."""
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 PANE_WIDTH = 64  # characters a line in a TensorFlow or PyTorch pane at 1280 px
@@ -37,3 +39,32 @@ def show_error(
         print(wrap(f"{type(error).__name__}: {line}", indent, hang="  "))
         return
     raise AssertionError(f"{error_type.__name__} expected, but the call raised nothing")
+
+
+#: The heading of a block of output that differs by machine ("On this machine (oneDNN on):") or
+#: by release ("On this version (torch 2.15):"); the indented lines under it belong to it.
+VARYING_BLOCK = re.compile(r"On this (machine|version) \(([^)]*)\):")
+
+
+def on_this_version(*modules: str) -> str:
+    """The heading of a block whose lines depend on the release, naming each module's
+    major.minor version: ``On this version (torch 2.15):``. Print the block's lines indented."""
+    import importlib
+
+    versions = []
+    for name in modules:
+        version = importlib.import_module(name).__version__
+        versions.append(f"{name} {'.'.join(version.split('+')[0].split('.')[:2])}")
+    return f"On this version ({', '.join(versions)}):"
+
+
+def without_varying_blocks(text: str) -> list[str]:
+    """The lines of ``text`` outside the blocks that differ by machine or by release (a heading
+    matching :data:`VARYING_BLOCK` and the indented lines under it): what two runs on other
+    machines or releases must print alike."""
+    kept, inside = [], False
+    for line in text.splitlines():
+        inside = bool(VARYING_BLOCK.match(line)) or (inside and line.startswith(" "))
+        if not inside:
+            kept.append(line)
+    return kept

@@ -174,8 +174,8 @@ TABLE_CSS = """
 .sbs-cheatsheet table.sbs-table th, .sbs-cheatsheet table.sbs-table td { text-align: left;
   vertical-align: top; padding: 0.3rem 0.4rem; white-space: normal; }
 .sbs-cheatsheet table.sbs-table thead th { border-bottom: 4px solid; font-size: 1rem; }
-.sbs-cheatsheet table.sbs-table thead th.sbs-tf { border-bottom-color: #ff8f00; }
-.sbs-cheatsheet table.sbs-table thead th.sbs-torch { border-bottom-color: #ee4c2c; }
+.sbs-cheatsheet table.sbs-table thead th.sbs-tf { border-bottom-color: #e69f00; }
+.sbs-cheatsheet table.sbs-table thead th.sbs-torch { border-bottom-color: #56b4e9; }
 .sbs-cheatsheet table.sbs-table tr.sbs-group th { font-size: 1.15rem; padding-top: 1.5rem;
   border-bottom: 2px solid var(--pst-color-text-base, #222); }
 .sbs-cheatsheet table.sbs-table tr.sbs-op th { font-weight: normal; padding-top: 0.9rem;

@@ -20,7 +20,8 @@ from itertools import pairwise
 
 import networkx as nx
 
-TF_COLOR, TORCH_COLOR, LEAF_COLOR = "#ff8f00", "#ee4c2c", "#9e9e9e"
+# Okabe–Ito orange and sky blue: told apart with every common colour-vision deficiency.
+TF_COLOR, TORCH_COLOR, LEAF_COLOR = "#e69f00", "#56b4e9", "#9e9e9e"
 LABEL_COLOR, EDGE_COLOR, NOTE_COLOR = "#1a1a1a", "#4d4d4d", "#595959"
 
 FONT_SIZE = 8.0  # label size in points when the drawing is at its natural size

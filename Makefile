@@ -34,7 +34,7 @@ APT_INSTALL = if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install
   elif sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq $(1) >/dev/null; \
   else echo "$(1) is missing: run 'sudo apt-get install $(1)'."; exit 1; fi
 
-.PHONY: html merge example-times test serve clean bench lint lint-workflows linkcheck-external chromium graphviz cjk-fonts zh-locale node-tools gettext matrix downloads
+.PHONY: html merge example-times test serve clean bench lint lint-workflows linkcheck-external chromium graphviz cjk-fonts zh-locale node-tools gettext matrix downloads versions
 
 # (Re)install only when a requirements file or pyproject.toml changes.
 $(STAMP): requirements/*.txt pyproject.toml
@@ -130,6 +130,12 @@ downloads: html
 	cp docs/_build/html/_downloads/*/plot_*.py docs/_build/html/_downloads/*/plot_*.ipynb \
 	  docs/_build/downloads/
 	$(BIN)/python -m build --outdir dist .
+
+# Every download under both ends of the declared range (tools/versions.py): the lowest torch
+# the package accepts and the newest on PyPI, each in a new venv from PyPI alone, compared with
+# the pinned build's outputs. CI runs it on pull requests and weekly (versions.yml).
+versions: downloads
+	$(BIN)/python tools/versions.py docs/_build/downloads
 
 bench: $(STAMP)
 	$(BIN)/python tools/bench_build.py

@@ -66,6 +66,7 @@ extensions = [
     "notfound.extension",
     # The site's own, one job each (sphinx_extensions/__init__.py lists them):
     "sphinx_extensions.panes",
+    "sphinx_extensions.lesson_layout",
     "sphinx_extensions.example_checks",
     "sphinx_extensions.notebook_pages",
     "sphinx_extensions.figures",

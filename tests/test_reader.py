@@ -34,19 +34,6 @@ def install_line_on(page: Path) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", block[1])).strip()
 
 
-def index_only(env: dict) -> dict:
-    """``env`` with pip taking packages from PyPI alone, as on a reader's machine.
-
-    This machine's pip configuration names local wheel folders (a CPU-only torch that PyPI does
-    not have) and a constraints file. PIP_CONFIG_FILE=os.devnull makes pip read no configuration
-    file at all, and every PIP_* variable goes: a reader gets PyPI's torch (on Linux the CUDA
-    build, with triton) as the install line is stated.
-    """
-    return {k: v for k, v in env.items() if not k.startswith("PIP_")} | {
-        "PIP_CONFIG_FILE": os.devnull
-    }
-
-
 def make_reader(tmp: Path):
     """(python, folder, env): a new venv in ``tmp`` where only the site's install line was run,
     with packages from PyPI alone (index_only) and this repository's wheel, not on PyPI yet.
@@ -61,7 +48,7 @@ def make_reader(tmp: Path):
     assert run([sys.executable, "-m", "venv", str(venv)]).returncode == 0
     env = {
         key: value
-        for key, value in index_only(os.environ).items()
+        for key, value in run_downloads_.index_only(os.environ).items()
         if not key.startswith(("PYTHON", "VIRTUAL_ENV", "SIDEBYSIDE", "TF_"))
     }
     env |= {
@@ -126,13 +113,7 @@ def test_the_reader_environment_does_not_see_the_repository(reader):
 
 
 def notebooks_to_run() -> list[Path]:
-    """The gallery scripts whose notebook runs in a kernel: the first example's (the install cell
-    and the kernel work), and each one whose code asks whether it runs under IPython (so it takes
-    another path there). Every other notebook holds its script's code, block for block (tested
-    below), and the site's build executes those blocks one by one as a kernel does, without
-    ``__file__`` (sphinx-gallery does not define it, nor does a kernel)."""
-    asks = [s for s in GALLERY_SCRIPTS if "get_ipython" in s.read_text(encoding="utf-8")]
-    return [GALLERY_SCRIPTS[0], *(s for s in asks if s != GALLERY_SCRIPTS[0])]
+    return run_downloads_.notebooks_to_run(GALLERY_SCRIPTS)
 
 
 def run_downloads(reader, downloads) -> list[dict]:

@@ -60,6 +60,28 @@ def run_one(download: Path, python: str, folder: Path, env: dict | None = None) 
     }
 
 
+def index_only(env: dict) -> dict:
+    """``env`` with pip taking packages from PyPI alone, as on a reader's machine.
+
+    A machine's pip configuration can name local wheel folders (here: a CPU-only torch that PyPI
+    does not have) and a constraints file. PIP_CONFIG_FILE=os.devnull makes pip read no
+    configuration file at all, and every PIP_* variable goes: a reader gets PyPI's torch (on
+    Linux the CUDA build, with triton) as the install line is stated.
+    """
+    return {k: v for k, v in env.items() if not k.startswith("PIP_")} | {
+        "PIP_CONFIG_FILE": os.devnull
+    }
+
+
+def notebooks_to_run(scripts: list[Path]) -> list[Path]:
+    """The scripts whose notebook a reader's test runs in a kernel: the first example's (the
+    install cell and the kernel work), and each one whose code asks whether it runs under
+    IPython (so it takes another path there). Every other notebook holds its script's code,
+    block for block, and the site's build executes those blocks one by one as a kernel does."""
+    asks = [s for s in scripts if "get_ipython" in s.read_text(encoding="utf-8")]
+    return [scripts[0], *(s for s in asks if s != scripts[0])]
+
+
 def run_all(
     downloads: list[Path], python: str, folder: Path, env: dict | None = None, jobs: int = 0
 ) -> list[dict]:

@@ -37,7 +37,7 @@ class Provenance:
             for key, value in self.facts
         )
         return (
-            '<details class="sbs-provenance" open><summary>What ran this page</summary>'
+            '<details class="sbs-provenance"><summary>What ran this page</summary>'
             f"<table>{rows}</table></details>"
         )
 

@@ -16,8 +16,9 @@ from sphinx_extensions import shards  # noqa: E402  (one gallery built on severa
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 os.environ.setdefault("MPLBACKEND", "Agg")
 
-# Stop at once, with the fix, if torch or TensorFlow is missing or the wrong version.
-sidebyside.require_frameworks(exact=True)
+# Stop at once, with the fix, if torch or TensorFlow is missing or the wrong version. The weekly
+# check of new releases (tools/versions.py --prerelease) builds with any version in range.
+sidebyside.require_frameworks(exact=os.environ.get("SIDEBYSIDE_ANY_VERSION") != "1")
 
 # -- Project ---------------------------------------------------------------------------------------
 project = "sidebyside"

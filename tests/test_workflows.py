@@ -48,7 +48,7 @@ def schema(files) -> subprocess.CompletedProcess:
 
 def test_the_site_is_built_tested_published_and_released():
     names = {path.name for path in WORKFLOWS}
-    assert {"site.yml", "readers.yml", "links.yml", "release.yml"} <= names, names
+    assert {"site.yml", "readers.yml", "links.yml", "release.yml", "versions.yml"} <= names, names
 
 
 def test_every_workflow_passes_actionlint():
@@ -146,3 +146,23 @@ def test_every_make_target_and_script_a_workflow_runs_exists():
             assert target in targets, f"{path.name} runs `make {target}`: not in the Makefile"
         for script in re.findall(r"\bpython3? ([\w/.-]+\.py)\b", run):
             assert (ROOT / script).is_file(), f"{path.name} runs {script}: no such file"
+
+
+def test_the_declared_range_is_tested_at_both_ends_and_new_releases_weekly():
+    """versions.yml: `make versions` on pull requests; weekly, the newest releases (pre-releases
+    too) run every download and build the site, reported per page in the summary, an artifact
+    and one issue while it fails."""
+    flow = workflow("versions.yml")
+    on = triggers(flow)
+    assert "schedule" in on and "pull_request" in on and "workflow_dispatch" in on
+    assert {"pyproject.toml", "gallery/**", "src/**"} <= set(on["pull_request"]["paths"])
+    assert flow["permissions"] == {"contents": "read"}
+    range_job, weekly = flow["jobs"]["range"], flow["jobs"]["prereleases"]
+    assert "make versions" in commands(range_job)
+    assert "tools/versions.py docs/_build/downloads --prerelease" in commands(weekly)
+    assert '>> "$GITHUB_STEP_SUMMARY"' in commands(weekly)
+    assert uploads(weekly)["prereleases"]["if"] == "always()"
+    assert weekly["permissions"]["issues"] == "write"
+    assert "gh issue create" in commands(weekly) and "gh issue comment" in commands(weekly)
+    # No pip settings of this repository's build: the ends come from PyPI alone.
+    assert "PIP_EXTRA_INDEX_URL" not in yaml.safe_dump(flow)

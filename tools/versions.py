@@ -16,9 +16,13 @@ Each output is compared with the same download run under the pinned versions (th
 repository's ``.venv``), setting aside what a page shows as this machine's or this version's
 ("On this machine (…):" / "On this version (…):" blocks), the provenance box and, on the
 measuring pages, the numbers. A failure or another difference is a finding: printed, written
-with the versions each end got to docs/_build/versions.json, and the command exits 1. ::
+with the versions each end got to docs/_build/versions.json, and the command exits 1.
 
-    python tools/versions.py DOWNLOADS      # DOWNLOADS: `make downloads`' folder
+``--prerelease`` (the weekly workflow, versions.yml) has one end instead: the newest releases,
+pre-releases included (``pip install --pre``), with which it also builds the English site; the
+findings are listed per page in a Markdown report (docs/_build/versions.md, the job's summary). ::
+
+    python tools/versions.py DOWNLOADS [--prerelease]    # DOWNLOADS: `make downloads`' folder
 """
 
 from __future__ import annotations
@@ -52,6 +56,12 @@ def ends(supported: dict = SUPPORTED) -> dict[str, list[str]]:
         lowest.append(f"{dist}=={low_major}.{low_minor}.*")
         newest.append(f"{dist}<{high_major}.{high_minor}")
     return {"lowest": lowest, "newest": newest}
+
+
+# PyTorch publishes its release candidates on its own "test" index, TensorFlow on PyPI.
+TORCH_CANDIDATES = "https://download.pytorch.org/whl/test/cpu"
+PRERELEASE = {"prerelease": ["--pre", "--extra-index-url", TORCH_CANDIDATES, "torch<3",
+                             "tensorflow-cpu<3"]}
 
 
 def make_environment(where: Path, requirements: list[str], wheel: Path) -> tuple[str, dict]:
@@ -92,11 +102,37 @@ def compare(reference: list[dict], results: list[dict], end: str) -> list[str]:
     return findings
 
 
+def build_site(python: str, env: dict, out: Path) -> str:
+    """Build the English site with ``python``'s frameworks: "" if it built, else its errors."""
+    env = env | {"SIDEBYSIDE_ANY_VERSION": "1", "TF_CPP_MIN_LOG_LEVEL": "2"}
+    command = [python, "-m", "sphinx", "-b", "html", "-n", "-W", "--keep-going", "-E", "-q",
+               str(ROOT / "docs"), str(out)]
+    result = subprocess.run(command, env=env, capture_output=True, text=True, cwd=ROOT)
+    return "" if result.returncode == 0 else result.stderr[-6000:]
+
+
+def markdown(report: dict) -> str:
+    """The findings per page, for a job summary or an issue."""
+    lines = ["# Examples under other releases", ""]
+    for end, info in report["ends"].items():
+        lines.append(f"- **{end}**: asked `{' '.join(info['asked'])}`, got {info['got']}")
+    if report.get("site"):
+        lines += ["", "## The site's build", "", "```", report["site"], "```"]
+    for finding in report["findings"]:
+        head, _, rest = finding.partition("\n")
+        lines += ["", f"## {head}", "", "```", rest, "```"]
+    if not report["findings"] and not report.get("site"):
+        lines += ["", "No findings: every download ran and printed as with the pinned versions."]
+    return "\n".join(lines) + "\n"
+
+
 def main() -> int:
-    if len(sys.argv) != 2:
+    args = [a for a in sys.argv[1:] if a != "--prerelease"]
+    prerelease = "--prerelease" in sys.argv
+    if len(args) != 1:
         print(__doc__.split("::")[1].strip())
         return 2
-    downloads = Path(sys.argv[1])
+    downloads = Path(args[0])
     scripts = sorted(downloads.glob("plot_*.py"))
     notebooks = [downloads / f"{s.stem}.ipynb" for s in run_downloads.notebooks_to_run(
         sorted((ROOT / "gallery").rglob("plot_*.py")))]
@@ -114,7 +150,9 @@ def main() -> int:
         print(f"pinned: {len(files)} downloads", flush=True)
         reference = run_downloads.run_all(files, sys.executable, folder, reference_env)
         report["findings"] += compare(reference, reference, "pinned")
-        for end, requirements in ends().items():
+        for end, requirements in (PRERELEASE if prerelease else ends()).items():
+            if prerelease:  # it builds the site too
+                requirements = [*requirements, "-r", str(ROOT / "requirements" / "docs.txt")]
             python, env = make_environment(Path(tmp, f"venv-{end}"), requirements, wheel)
             versions = installed(python, env)
             report["ends"][end] = {"asked": requirements, "got": versions}
@@ -123,14 +161,17 @@ def main() -> int:
             folder.mkdir()
             results = run_downloads.run_all(files, python, folder, env)
             report["findings"] += compare(reference, results, end)
+            if prerelease:
+                report["site"] = build_site(python, env, Path(tmp, "site"))
     report["wall_seconds"] = round(time.perf_counter() - start)
     out = ROOT / "docs" / "_build" / "versions.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=1, ensure_ascii=False))
+    out.with_suffix(".md").write_text(markdown(report), encoding="utf-8")
     print("\n\n".join(report["findings"]) or "No findings: both ends ran every download alike.")
     print(f"{json.dumps(report['ends'])}\n{report['wall_seconds']} s, "
           f"{len(report['findings'])} findings ({out})")
-    return 1 if report["findings"] else 0
+    return 1 if report["findings"] or report.get("site") else 0
 
 
 if __name__ == "__main__":

@@ -22,13 +22,14 @@ of the source posts credited on :ref:`sources`.
 #   built. Code and outputs are the same in the English and the Chinese edition.
 # * **Checks.** The pages run on every build of the site. Lines with ``assert`` or
 #   ``sidebyside.assert_close`` check what the text claims (the two frameworks give the same
-#   numbers; a count is what the text says), and a failed check stops the build. They are
-#   gathered in a section "They agree", which you may skip.
-# * **Helpers.** ``sidebyside`` is this site's small package of helpers; none changes what the
-#   frameworks compute. ``seed_everything`` seeds every random generator, ``torch_device`` and
-#   ``tf_device`` pick a GPU when there is one, ``draw_tf_graph`` and ``draw_autograd_graph``
-#   draw a graph from the framework's own objects, and ``provenance`` shows the folded box "What
-#   ran this page": the machine and the versions behind the outputs.
+#   numbers; a count is what the text says), and a failed check stops the build. Most sit near
+#   a lesson's end, under "They agree", where ``sidebyside.parity_report()`` counts them.
+# * **Helpers.** ``sidebyside`` is this site's small package for setting up, drawing and
+#   checking. ``seed_everything`` seeds every random generator; ``torch_device`` and
+#   ``tf_device`` pick a GPU when there is one (and make both frameworks compute in full float32
+#   there); ``draw_tf_graph`` and ``draw_autograd_graph`` draw a graph from the framework's own
+#   objects; ``provenance`` shows the folded box "What ran this page": the machine and the
+#   versions behind the outputs.
 # * **Going deeper.** A section whose title starts with "Going deeper" is optional and folded:
 #   open it when curious, skip it to stay on the lesson.
 

@@ -3,10 +3,11 @@ Switching recording off, and recording the backward pass
 ========================================================
 
 :ref:`What autograd keeps in memory <sphx_glr_auto_examples_10_graphs_plot_25_autograd_memory.py>`
-counted the tensors that recording saves for the backward pass. This page switches recording off
-in the ways both frameworks offer and tells those switches apart from ``model.eval()`` and
-``training=False``; then it records the backward pass itself to take a gradient of a gradient,
-and cuts the graph at one value with ``tf.stop_gradient`` and ``detach()``.
+counted the :term:`saved tensors` that recording keeps for the backward pass. This page switches
+recording off in the ways both frameworks offer and tells those switches apart from
+``model.eval()`` and ``training=False``, whose defaults are mirror images in the two frameworks;
+then it records the backward pass itself to take a gradient of a gradient, and cuts the graph at
+one value with ``tf.stop_gradient`` and ``detach()``.
 """
 
 # %%
@@ -19,6 +20,7 @@ import sidebyside
 from sidebyside import show_error
 from sidebyside.capture import SavedTensorCounter
 
+import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
 import torch
@@ -31,10 +33,9 @@ sidebyside.provenance()
 # A batch, and a counter of saved tensors
 # ---------------------------------------
 # Both frameworks get the same batch ``x`` of shape ``(64, 32)``; PyTorch also gets a bias ``b2``
-# of shape ``(10,)`` that requires a gradient. As on the previous page, a pack hook of
-# ``torch.autograd.graph.saved_tensors_hooks`` puts each tensor saved for backward in a small box
-# and keeps only a weak reference to the box: a box is alive exactly as long as the graph holds
-# it, and ``held()`` counts them.
+# of shape ``(10,)`` that requires a gradient. As on the previous page, ``counter`` counts the
+# tensors that PyTorch saves for backward (its ``pack`` hook runs whenever one is saved), and
+# ``held()`` says how many of them the graph still holds.
 rng = np.random.default_rng(0)
 x_np = rng.standard_normal((64, 32), dtype=np.float32)
 b2_np = 0.1 * rng.standard_normal(10, dtype=np.float32)
@@ -50,19 +51,22 @@ pack, unpack, held = counter.pack, counter.unpack, counter.held
 #
 # * ``model.eval()`` changes what some layers *compute*: dropout does nothing and batch
 #   normalisation uses its running statistics instead of the batch's. It does not stop autograd
-#   from recording.
+#   from recording. ``model.train()`` switches back.
 # * ``torch.no_grad()`` stops recording: outputs have no ``grad_fn`` and nothing is saved.
-# * ``torch.inference_mode()`` stops recording too, and also skips the bookkeeping (version
-#   counters, view tracking) that would let its outputs take part in autograd later. The tensors
-#   it creates are *inference tensors*, and outside the mode they refuse to be saved for backward
-#   or changed in place.
+# * ``torch.inference_mode()`` stops recording too, and also skips bookkeeping that autograd
+#   would need later (the version counter that catches in-place changes). The tensors it
+#   creates are *inference tensors*: outside the mode, they may be read by recorded operations,
+#   but not saved for backward.
 #
 # TensorFlow has the first switch as the ``training`` argument of Keras layers. For the others it
 # needs none: nothing is recorded unless a tape is active, a tape records only what runs inside
-# its block, and ``tape.stop_recording()`` pauses it. Both models here are the same stack of
-# layers, each with its own random initial weights: we compare behaviours, not numbers. "Same
-# output twice" shows whether dropout is active; "a row alone = its row in the batch" shows that
-# batch normalisation no longer uses the statistics of the batch.
+# its block, and ``tape.stop_recording()`` pauses it.
+#
+# The *defaults* of the first switch are mirror images, a classic bug when porting: a Keras model
+# called without ``training=`` computes as in inference (``fit`` passes ``training=True``
+# itself), while a new ``nn.Module`` is in training mode until ``eval()``. Both models here are
+# the same stack of layers, each with its own random initial weights: we compare behaviours, not
+# numbers. "Same output twice" shows whether dropout is active.
 
 # %%
 # **TensorFlow (tf.GradientTape)**: ``training=`` vs recording.
@@ -82,20 +86,19 @@ def n_grads(tape, loss):
     return f"{sum(g is not None for g in grads)}/{len(grads)}"
 
 
-for training in (True, False):
+calls = {
+    "model(x)": lambda: model(x),
+    "training=True": lambda: model(x, training=True),
+    "training=False": lambda: model(x, training=False),
+}
+tf_same = {}
+for name, call in calls.items():
     with tf.GradientTape() as tape:
-        out = model(x, training=training)
+        out = call()
         loss = tf.reduce_mean(tf.square(out))
-    same = np.allclose(out, model(x, training=training))
-    print(f"training={training!s:<5}:",
-          f"gradients {n_grads(tape, loss)},",
-          f"same output twice: {same}")
-
-alone = np.allclose(model(x[:1], training=False),
-                    model(x, training=False)[:1], atol=1e-6)
-print("training=False: a row alone = its row in the batch:",
-      alone)
-assert alone
+    tf_same[name] = np.allclose(out, call())
+    print(f"{name:<15} gradients {n_grads(tape, loss)},",
+          f"same output twice: {tf_same[name]}")
 
 out = model(x, training=False)  # no tape is recording
 with tf.GradientTape() as tape:
@@ -117,67 +120,61 @@ model = torch.nn.Sequential(
     torch.nn.ReLU(), torch.nn.Dropout(0.5),
     torch.nn.Linear(64, 10),
 ).to(torch_device)
-modes = {
-    "train()": (model.train, contextlib.nullcontext),
+modes = {  # how the model is set, what wraps the call
+    "as built": (lambda: None, contextlib.nullcontext),
     "eval()": (model.eval, contextlib.nullcontext),
     "no_grad": (model.eval, torch.no_grad),
     "inference_mode": (model.eval, torch.inference_mode),
 }
-print("mode           requires_grad grad_fn        saved same")
-n_saved = {}
+print("mode            training grad_fn         saved same")
+n_saved, torch_same = {}, {}
 for mode, (set_mode, switch) in modes.items():
     set_mode()
     counter.clear()
     with switch():
         with hooks(pack, unpack):
             out = model(x)
-        same = torch.equal(out, model(x))
+        torch_same[mode] = torch.equal(out, model(x))
     n_saved[mode] = held()
     fn = type(out.grad_fn).__name__ if out.grad_fn else None
-    print(f"{mode:<14} {out.requires_grad!s:<13} {fn!s:<14}",
-          f"{n_saved[mode]:>5} {same}")
-assert n_saved["eval()"] > 0
-assert n_saved["no_grad"] == n_saved["inference_mode"] == 0
-alone = torch.allclose(model(x[:1]), model(x)[:1], atol=1e-6)
-print("eval(): a row alone = its row in the batch:", alone)
-assert alone
+    print(f"{mode:<15} {model.training!s:<8} {fn!s:<15}",
+          f"{n_saved[mode]:>5} {torch_same[mode]}")
 
-print("out.is_inference():", out.is_inference(),
-      " out.clone().is_inference():",
-      out.clone().is_inference())
-attempts = [
-    lambda: (out * b2).sum(),  # mul would save out for b2
-    lambda: out.add_(1.0),
-    lambda: out._version,
-]
-for attempt in attempts:
-    show_error(RuntimeError, attempt, cut=" Hint:")
+print("out.is_inference():", out.is_inference())
+(out + b2).sum().backward()  # add saves neither input
+print("(out + b2).sum().backward(): b2.grad[:3] =",
+      b2.grad[:3].tolist())
+show_error(RuntimeError, lambda: (out * b2).sum(),  # saves out
+           cut=" Please")
 
 with torch.no_grad():
     out = model(x)
 (out * b2).sum().backward()  # fine: a normal tensor
-print("no_grad output used with autograd: b2.grad is set:",
-      b2.grad is not None)
+print("no_grad output, (out * b2).sum().backward(): works")
 
 # %%
 # ``eval()`` and ``training=False`` change what the layers compute and still record: gradients
-# exist and tensors are saved. Only ``no_grad`` and ``inference_mode`` in PyTorch, and running
-# outside a tape (or inside ``stop_recording()``) in TensorFlow, save nothing. For evaluation you
-# usually want both switches: ``model.eval()`` *and* ``torch.no_grad()`` or
-# ``torch.inference_mode()``. The errors are the price of inference mode: an inference tensor
-# cannot be saved for backward (here by ``out * b2``, as ``b2`` requires a gradient), cannot be
-# changed in place outside the mode, and has no version counter at all; ``out.clone()`` is a
-# normal tensor again. A tensor made under ``no_grad`` has no such limits.
+# exist and tensors are saved. ``no_grad`` and ``inference_mode`` in PyTorch, and running outside
+# a tape (or inside ``stop_recording()``) in TensorFlow, save nothing. For evaluation you usually
+# want both switches: ``model.eval()`` *and* ``torch.no_grad()`` or ``torch.inference_mode()``.
+#
+# The two defaults differ: the Keras model called as ``model(x)`` gives the same output twice,
+# with dropout off, while the PyTorch model as built is in training mode and its dropout is on.
+#
+# An inference tensor can still feed a recorded operation: ``out + b2`` needs nothing saved for
+# its gradient, and ``b2`` gets one. ``out * b2`` would have to save ``out`` (the gradient of
+# ``b2`` is ``out`` times the incoming gradient), and that is refused. A tensor made under
+# ``no_grad`` has no such limits.
 
 # %%
 # Gradients of gradients
 # ----------------------
 # A gradient is itself computed by operations, so it can be differentiated again, if those
-# operations were recorded. In a TensorFlow graph they always are: ``tf.compat.v1.gradients`` adds
-# ordinary operations to the graph, which can be differentiated like any others. In PyTorch the
-# backward pass is recorded only with ``create_graph=True``, and then the backward pass itself
-# saves tensors for the next one. We take ``y = x**3`` at ``x = 3``, so ``dy/dx = 3x²`` and
-# ``d²y/dx² = 6x``.
+# operations were recorded. In a TensorFlow graph they usually are: ``tf.compat.v1.gradients``
+# adds ordinary operations to the graph, which can be differentiated like any others (a few
+# gradients refuse a second derivative on purpose). In PyTorch the backward pass is recorded
+# only with ``create_graph=True``, and then the backward pass itself saves tensors for the next
+# one. We take ``y = x**3`` at ``x = 3``, so ``dy/dx = 3x²`` and ``d²y/dx² = 6x``.
 
 # %%
 # **TensorFlow (graph)**: differentiate the gradient operations.
@@ -208,7 +205,6 @@ print("dy/dx.grad_fn:", type(dy_dx.grad_fn).__name__)
 print(f"saved by the forward pass: {saved_by_forward},"
       f" by the backward pass: {saved_by_backward}")
 torch_dy, torch_d2y = dy_dx, d2y_dx2
-assert (saved_by_forward, saved_by_backward) == (1, 2)
 
 # %%
 # **TensorFlow (tf.GradientTape)**: an outer tape records the inner tape's gradient.
@@ -269,10 +265,9 @@ with tf.GradientTape() as tape:
     y = cut(x)
 tf_cut_dy_dx = tape.gradient(y, x)
 print("dy/dx =", tf_cut_dy_dx.numpy())
-op_types = [op.type for op in
-            cut.get_concrete_function(x).graph.get_operations()]
+cut_graph = cut.get_concrete_function(x).graph
+op_types = [op.type for op in cut_graph.get_operations()]
 print("ops:", ", ".join(op_types))
-assert "StopGradient" in op_types
 
 # %%
 # **PyTorch (eager)**: ``detach()`` shares memory and the version counter.
@@ -289,10 +284,81 @@ print("x after x_const.add_(1.0):", x.item())
 show_error(RuntimeError, y.backward, cut=" Hint:")
 
 # %%
+# The cut, drawn
+# --------------
+# Left, the graph ``tf.function`` traced for ``cut``: the ``StopGradient`` operation sits on one
+# of the two paths from ``x`` to the product, and the gradient stops there. Right, the record
+# PyTorch kept for ``x**2 * x.detach()``: the detached path is not in it at all, because
+# ``x.detach()`` is a leaf that requires no gradient, so there is nothing to walk back along.
+x = torch.tensor(3.0, requires_grad=True, device=torch_device)
+y = x**2 * x.detach()
+fig, (ax_tf, ax_torch) = plt.subplots(1, 2, figsize=(9, 2.8))
+sidebyside.draw_tf_graph(cut_graph, ax_tf, title="TensorFlow: cut's graph")
+sidebyside.draw_autograd_graph(y, ax_torch, names={"x": x})
+fig.tight_layout()
+plt.show()
+# %%
+# Going deeper: freezing batch normalisation
+# ------------------------------------------
+# Fine-tuning often freezes a pretrained batch-normalisation layer, and the two frameworks read
+# "frozen" differently. In Keras, ``trainable = False`` on a ``BatchNormalization`` layer also puts
+# it in inference mode: it normalises with its moving statistics and stops updating them, even
+# when called with ``training=True`` (as ``fit`` calls it). In PyTorch, ``requires_grad_(False)``
+# only stops gradients for the layer's weights; in training mode the layer still normalises with
+# the batch's statistics and updates ``running_mean``. Freezing it there also takes ``eval()``
+# on that layer, after every ``model.train()``.
+
+# %%
+# **TensorFlow (Keras)**: ``trainable = False`` means inference mode.
+with tf.device(tf_device):
+    x = tf.constant(x_np)
+    bn = layers.BatchNormalization()
+    bn.build(x.shape)
+    bn.trainable = False
+    y = bn(x, training=True)
+    tf_bn_inference = np.allclose(y, bn(x, training=False))
+print("trainable=False, training=True: same as inference:",
+      tf_bn_inference)
+print("moving mean still at its start:",
+      not np.any(bn.moving_mean.numpy()))
+
+# %%
+# **PyTorch (eager)**: ``requires_grad_(False)`` keeps training mode.
+x = torch.tensor(x_np, device=torch_device)
+bn = torch.nn.BatchNorm1d(32).to(torch_device)
+bn.requires_grad_(False)
+y = bn(x)
+print("bn.training:", bn.training)
+torch_bn_batch = bool(y.mean(0).abs().max() < 1e-5)
+print("normalised with the batch's mean:", torch_bn_batch)
+print("running_mean updated:", bool(bn.running_mean.any()))
+bn.eval()
+before = bn.running_mean.clone()
+bn(x)
+print("after bn.eval(), running_mean kept:",
+      torch.equal(before, bn.running_mean))
+
+# %%
+# Going deeper: what else an inference tensor refuses
+# ---------------------------------------------------
+# Outside inference mode an inference tensor also refuses in-place changes: it has no version
+# counter, so autograd could not tell that it changed. ``clone()`` (outside the mode) gives a
+# normal tensor with neither limit. Besides the switches above, ``torch.set_grad_enabled(False)``
+# is ``no_grad`` as a function call, and an operation none of whose inputs requires a gradient
+# records and saves nothing; ``tf.GradientTape(watch_accessed_variables=False)`` records only
+# what ``watch`` names.
+with torch.inference_mode():
+    out = torch.ones(3, device=torch_device)
+show_error(RuntimeError, out.add_, 1.0, cut="You can")
+normal = out.clone()
+print("out.clone().is_inference():", normal.is_inference())
+normal.add_(1.0)  # fine
+
+# %%
 # They agree
 # ----------
 # The same first and second derivatives from TensorFlow's graph, its tapes and PyTorch, and the
-# same cut gradient; these assertions run on every build.
+# same cut gradient; then the lessons above, as assertions that run on every build.
 check = sidebyside.assert_close
 check(graph_dy, torch_dy, what="dy/dx of x**3 (TF1 graph vs create_graph)")
 check(graph_d2y, torch_d2y, what="d2y/dx2 (TF1 graph vs create_graph)")
@@ -300,14 +366,28 @@ check(tape_dy, torch_dy, what="dy/dx of x**3 (nested tapes vs create_graph)")
 check(tape_d2y, torch_d2y, what="d2y/dx2 (nested tapes vs create_graph)")
 check(tf_cut_dy_dx, torch_cut_dy_dx, what="dy/dx (stop_gradient vs detach)")
 assert torch_d2y.item() == 18.0 and torch_cut_dy_dx.item() == 18.0
+# the defaults: Keras infers, a new nn.Module trains
+assert tf_same["model(x)"] and not tf_same["training=True"]
+assert not torch_same["as built"] and torch_same["eval()"]
+# eval() still records; no_grad and inference_mode save nothing
+assert n_saved["eval()"] > 0
+assert n_saved["no_grad"] == n_saved["inference_mode"] == 0
+assert saved_by_backward > 0  # create_graph: backward saves too
+assert "StopGradient" in op_types
+assert tf_bn_inference and torch_bn_batch  # "frozen" BN differs
 sidebyside.parity_report()
 
 # %%
 # What to take away
 # -----------------
 # * ``model.eval()`` / ``training=False`` change what layers compute, not whether they are
-#   recorded. Stop recording with ``torch.no_grad()``, or ``torch.inference_mode()`` (less
-#   bookkeeping, but its tensors cannot join autograd later), or by running outside a tape.
+#   recorded. Stop recording with ``torch.no_grad()``, or ``torch.inference_mode()``, or by
+#   running outside a tape.
+# * The defaults are mirror images: a Keras model called without ``training=`` computes as in
+#   inference, a new ``nn.Module`` is in training mode. Call ``eval()`` before evaluating in
+#   PyTorch; pass ``training=True`` in a hand-written Keras training step.
+# * Inference tensors can feed recorded operations that save nothing of them, but cannot be
+#   saved for backward or changed in place outside the mode; ``clone()`` makes a normal tensor.
 # * ``create_graph=True`` (PyTorch) and an outer tape (TensorFlow) record the backward pass so that
 #   it can be differentiated again; in PyTorch that record saved tensors of its own.
 # * ``tf.stop_gradient`` and ``detach()`` make a value a constant for differentiation.
@@ -316,7 +396,9 @@ sidebyside.parity_report()
 #
 # References: ``torch.autograd.graph.saved_tensors_hooks``, ``torch.autograd.grad``
 # (``create_graph``), ``torch.no_grad``, ``torch.inference_mode``, ``torch.Tensor.is_inference``,
-# ``torch.nn.Module.eval``, ``torch.Tensor.detach``, ``tf.compat.v1.gradients``,
-# ``tf.compat.v1.Session``, ``tf.GradientTape`` (``watch``, ``stop_recording``), ``tf.function``,
-# ``tf.stop_gradient``, ``tf.keras.layers.Dropout`` and ``tf.keras.layers.BatchNormalization``
-# (``training``).
+# ``torch.nn.Module.eval``, ``torch.nn.BatchNorm1d``, ``torch.Tensor.detach``,
+# ``tf.compat.v1.gradients``, ``tf.compat.v1.Session``, ``tf.GradientTape`` (``watch``,
+# ``stop_recording``), ``tf.function``, ``tf.stop_gradient``, ``tf.keras.layers.Dropout`` and
+# ``tf.keras.layers.BatchNormalization`` (``training``, ``trainable``).
+
+# sphinx_gallery_thumbnail_number = 1

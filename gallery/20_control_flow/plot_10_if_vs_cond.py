@@ -5,20 +5,18 @@
 A branch chosen by a value that is only known when the data arrives: ``y = x @ w1`` when
 ``z < 0``, else ``y = x @ w2``. PyTorch runs an ordinary Python ``if`` and records only the branch
 it took. A TensorFlow graph is built before ``z`` has a value, so it must hold *both* branches and
-let the graph choose at run time: that is ``tf.cond``. We run both for ``z = 10`` and ``z = -10``
-on the same inputs, count what each graph really contains, and watch ``tf.function`` (AutoGraph)
-turn a Python ``if`` on a tensor into a ``tf.cond`` for us. The comparison is the one of a source
-post credited on :ref:`sources`. There, the PyTorch ``if`` tested ``z > 0`` where ``tf.cond``
-tested ``z < 0``, and each framework drew its own random inputs, so the two printed results could
-not agree; here both test ``z < 0`` on the same inputs, and we assert that they agree.
+let the graph choose at run time: that is ``tf.cond``.
+
+We run both for ``z = 10`` and ``z = -10`` on the same inputs, draw what each graph holds, and
+watch ``tf.function`` turn a Python ``if`` on a tensor into a ``tf.cond`` for us. The comparison
+comes from a source post credited on :ref:`sources`.
 """
 
 # %%
 # Setup
 # -----
-# Both frameworks, NumPy for the shared inputs, the helpers of this site, and one seed.
-import pprint
-
+# Both frameworks, the helpers of this site, one seed, and the inputs: drawn once with NumPy and
+# fed to both frameworks, so any difference in the results comes from the frameworks.
 import sidebyside
 
 import matplotlib.pyplot as plt
@@ -30,11 +28,6 @@ sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 sidebyside.provenance()
 
-# %%
-# One set of inputs
-# -----------------
-# The numbers are drawn once, with NumPy, and fed to both frameworks, so any difference in the
-# results comes from the frameworks and not from their random generators.
 rng = np.random.default_rng(0)
 x_np = rng.standard_normal((3, 4), dtype=np.float32)
 w1_np = rng.standard_normal((4, 5), dtype=np.float32)
@@ -51,21 +44,10 @@ def first_row(y):
 # A branch chosen at run time
 # ---------------------------
 # ``tf.cond(pred, true_fn, false_fn)`` calls *both* Python functions while the graph is built (the
-# list ``called`` records it, before anything runs) and puts both branches into the graph;
-# ``Session.run`` then evaluates ``pred`` and runs one of them. One graph serves both values of
-# ``z``. In PyTorch the ``if`` is plain Python: it looks at ``z`` and runs one line.
-#
-# The source post's TensorFlow names, ``tf.placeholder``, ``tf.Session``, ``tf.random_uniform``
-# and ``tf.global_variables_initializer``, are gone from TensorFlow 2's main namespace; they live
-# on in ``tf.compat.v1``, and placeholders need a ``tf.Graph``, as in the pane below.
-tf1_names = ["placeholder", "Session", "random_uniform", "global_variables_initializer"]
-in_tf = [name for name in tf1_names if hasattr(tf, name)]
-in_v1 = [name for name in tf1_names if hasattr(tf.compat.v1, name)]
-print("in tf:", in_tf)
-print("in tf.compat.v1:")
-pprint.pp(in_v1, width=64, compact=True)
-assert not any(hasattr(tf, name) for name in tf1_names)
-assert all(hasattr(tf.compat.v1, name) for name in tf1_names)
+# list ``called`` records it, before anything runs) and puts both branches into the graph.
+# ``Session.run`` then evaluates ``pred`` and runs one of them: one graph serves both values of
+# ``z``. In PyTorch the ``if`` is plain Python: it looks at ``z`` and runs one line, and autograd
+# records only that line.
 
 # %%
 # **TensorFlow (graph)**: both branches go into the graph, ``z`` picks one at run time.
@@ -87,7 +69,6 @@ with graph.as_default(), tf.device(tf_device):
 
     y = tf.cond(z < 0, true_fn, false_fn)
 print("called while building:", called)
-assert called == ["true_fn", "false_fn"]
 
 tf_results = {}
 with tf.compat.v1.Session(graph=graph) as session:
@@ -118,69 +99,77 @@ for z_value in z_values:
 # %%
 # What each graph holds
 # ---------------------
-# Count the matrix products. TensorFlow 2 builds ``tf.cond`` with *control flow v2*, and it does
-# so in a ``tf.compat.v1`` graph like this one too (``control flow v2: True``): one functional
-# operation, ``StatelessIf`` (``StatelessIf ops: 1``), whose two branches are small functions
-# stored in the graph's function library. Both ``MatMul`` operations are in the graph, whatever
-# ``z`` will be (``MatMul ops in the branch functions: 2``). (A branch with a side effect, such as
-# drawing a random number, makes it ``If``; TensorFlow 1's ``Switch`` and ``Merge`` come further
-# down.) PyTorch's record, walked back from ``y.grad_fn``, holds one matrix product per run,
-# ``z=+10.0: 1 MmBackward0, the weight used is w2``, and it uses the weight of the branch that
-# ran.
+# In TensorFlow 2, ``tf.cond`` adds a single operation to the graph, ``StatelessIf``: an "if"
+# that is one operation (*stateless*: its branches have no side effects, such as drawing a random
+# number; a branch with one makes it ``If``). Each branch is a small graph of its own, a
+# *function*, stored beside the main graph in its *function library*, and the ``StatelessIf``
+# names the two it may call (``then_branch`` and ``else_branch``). So both matrix products are in
+# the graph, whatever ``z`` will be.
+#
+# PyTorch's record differs from run to run. Ask autograd for the gradient of each weight: only
+# the weight of the branch that ran gets one, because only its product was recorded.
 
 # %%
-# **TensorFlow (graph)**: one ``StatelessIf`` op; both ``MatMul`` ops live in its branch
-# functions.
-top_level = [op.type for op in graph.get_operations()]
-functions = graph.as_graph_def().library.function
-branch_ops = [n.op for f in functions for n in f.node_def]
-v2_on = tf.compat.v1.control_flow_v2_enabled()
-print("control flow v2:", v2_on)
-print("operations in the graph:")
-pprint.pp(top_level, width=64, compact=True)
-print("operations inside the branch functions:")
-pprint.pp(sorted(branch_ops), width=64, compact=True)
-if_ops = top_level.count("StatelessIf")
-matmuls = branch_ops.count("MatMul")
-print("StatelessIf ops:", if_ops)
-print("MatMul ops in the branch functions:", matmuls)
-assert v2_on and if_ops == 1 and matmuls == 2
-with tf.Graph().as_default():  # a side effect in a branch: If
-    flip = tf.compat.v1.placeholder(tf.bool, shape=())
-    tf.cond(flip, lambda: tf.random.uniform(()), lambda: 0.0)
-    stateful = [op.type for op in flip.graph.get_operations()]
-print("with a random branch:", stateful)
-assert "If" in stateful and "StatelessIf" not in stateful
-
+# **TensorFlow (graph)**: one ``StatelessIf``; a ``MatMul`` in each of the functions it names.
+if_op = next(op for op in graph.get_operations()
+             if op.type == "StatelessIf")
+main_ops = " ".join(op.type for op in graph.get_operations())
+print(sidebyside.wrap(f"main graph: {main_ops}", hang="  "))
+library = graph.as_graph_def().library.function
+functions = {f.signature.name: f for f in library}
+branch_ops = {}
+for attr in ("then_branch", "else_branch"):
+    function = functions[if_op.get_attr(attr).name]
+    branch_ops[attr] = [node.op for node in function.node_def]
+    print(f"{attr}: {branch_ops[attr]}")
 
 # %%
-# **PyTorch (eager)**: walk ``grad_fn``: one ``MmBackward0`` per run.
-def backward_nodes(output):
-    """Every node of the record behind ``output``.
-
-    Found by walking ``grad_fn`` backwards.
-    """
-    found, todo = [], [output.grad_fn]
-    while todo:
-        node = todo.pop()
-        if node is not None:
-            found.append(node)
-            todo.extend(fn for fn, _ in node.next_functions)
-    return found
-
-
+# **PyTorch (eager)**: which weights does each run's record reach?
+reached = {}
 for z_value, y in torch_graphs.items():
-    nodes = backward_nodes(y)
-    names = [type(node).__name__ for node in nodes]
-    products = names.count("MmBackward0")
-    # the AccumulateGrad nodes hold their leaf as .variable
-    leaves = [getattr(n, "variable", None) for n in nodes]
-    used_w1 = any(leaf is w1 for leaf in leaves)
-    weight = "w1" if used_w1 else "w2"
-    print(f"z={z_value:+}: {products} MmBackward0,",
-          f"the weight used is {weight}")
-    expected = "w1" if z_value < 0 else "w2"
-    assert products == 1 and weight == expected
+    # allow_unused: a weight the record never used gets None
+    dw1, dw2 = torch.autograd.grad(
+        y.sum(), [w1, w2], allow_unused=True
+    )
+    reached[z_value] = (dw1 is not None, dw2 is not None)
+    kind = type(y.grad_fn).__name__
+    print(f"z={z_value:+}: y.grad_fn={kind}")
+    print(f"  gradient for w1: {reached[z_value][0]},",
+          f"for w2: {reached[z_value][1]}")
+
+# %%
+# The graphs, drawn
+# -----------------
+# Top, TensorFlow's main graph: the placeholders, the test ``z < 0`` (``Less``) and the
+# ``StatelessIf``. Middle, the two functions it names, drawn from the graph's function library:
+# each receives all of the ``StatelessIf``'s inputs (grey: ``x``, ``w1``, ``w2``) and multiplies
+# the two it needs. Bottom, what PyTorch recorded on each run, under the TensorFlow branch that
+# computes the same thing: a different graph each time, each with one matrix product.
+from sidebyside.graphs import TF_COLOR, TF_NOTE, draw_dag, tf_graph_to_networkx
+
+from tensorflow.python.framework.function_def_to_graph import function_def_to_graph
+
+
+def draw_branch(attr, ax, title):
+    """Draw one branch function of ``if_op``, its arguments named after what they receive."""
+    function = functions[if_op.get_attr(attr).name]
+    dag = tf_graph_to_networkx(function_def_to_graph(function))
+    for argument, tensor in zip(function.signature.input_arg, if_op.inputs[1:], strict=True):
+        dag.nodes[argument.name]["label"] = f"{tensor.op.name}\nargument"
+    draw_dag(dag, ax, title=title, color=TF_COLOR, note=TF_NOTE)
+
+
+mosaic = [["tf", "tf"], ["else_branch", "then_branch"], [10.0, -10.0]]
+fig, axes = plt.subplot_mosaic(mosaic, figsize=(8, 6.4), height_ratios=(4, 3, 2))
+sidebyside.draw_tf_graph(graph, axes["tf"], title="TensorFlow: the main graph")
+draw_branch("then_branch", axes["then_branch"], "TensorFlow: then_branch (z < 0)")
+draw_branch("else_branch", axes["else_branch"], "TensorFlow: else_branch (z ≥ 0)")
+for z_value, y in torch_graphs.items():
+    title = f"PyTorch: grad_fn chain, z={z_value:+}"
+    sidebyside.draw_autograd_graph(y, axes[z_value], names={"w1": w1, "w2": w2}, title=title)
+fig.tight_layout()
+plt.show()
+# sphinx_gallery_thumbnail_number = 1
 
 # %%
 # Only the branch chosen runs
@@ -208,32 +197,105 @@ with tf.compat.v1.Session(graph=guarded) as session:
         reason = next(line for line in error.message.splitlines() if "assertion" in line)
         print("z=+10: InvalidArgumentError:")
         print(" ", reason)
-assert failed
 
 # %%
-# The graphs, drawn
-# -----------------
-# Top, the TensorFlow graph: its ``StatelessIf`` node, with both branches folded inside it.
-# Bottom, what PyTorch recorded on each run: a different graph each time, each with a single
-# matrix product.
-mosaic = [["tf", "tf"], [10.0, -10.0]]
-fig, axes = plt.subplot_mosaic(mosaic, figsize=(11, 6.5), height_ratios=(2, 1))
-sidebyside.draw_tf_graph(graph, axes["tf"])
-for z_value, y in torch_graphs.items():
-    title = f"PyTorch: grad_fn chain, z={z_value:+}"
-    sidebyside.draw_autograd_graph(y, axes[z_value], names={"w1": w1, "w2": w2}, title=title)
-fig.tight_layout()
-plt.show()
+# AutoGraph: a Python ``if`` inside ``tf.function``
+# ---------------------------------------------------
+# Modern TensorFlow lets you write the ``if``. Before ``tf.function`` traces a Python function,
+# its *AutoGraph* step rewrites the function's source, and an ``if`` whose condition is a
+# *tensor* becomes a ``tf.cond``. Below is one plain Python function, and both panes run that
+# very function.
+
+
+def branch(x, z, w1, w2):
+    if z < 0:
+        y = x @ w1
+    else:
+        y = x @ w2
+    return y
+
 
 # %%
-# What TensorFlow 1 built: ``Switch`` and ``Merge``
-# -------------------------------------------------
-# The source post ran TensorFlow 1, whose ``tf.cond`` built no ``If`` at all: a ``Switch``
-# operation sends a tensor to one of its two outputs, depending on ``pred``, the branch's
-# operations sit in the main graph, and a ``Merge`` forwards whichever result arrives. TensorFlow 2
-# still has that implementation behind ``tf.compat.v1.disable_control_flow_v2()``. It is a
-# process-wide switch, so we turn it back on in a ``finally``. The same ``tf.cond`` then gives
-# ``Switch`` and ``Merge`` and both ``MatMul`` operations at the top level, and the same numbers.
+# **TensorFlow (tf.function)**: the ``if`` on a tensor becomes a ``tf.cond``.
+branch_tf = tf.function(branch)
+tf2_results = {}
+with tf.device(tf_device):
+    x = tf.constant(x_np)
+    w1, w2 = tf.constant(w1_np), tf.constant(w2_np)
+    for z_value in z_values:
+        z = tf.constant(z_value)
+        tf2_results[z_value] = branch_tf(x, z, w1, w2)
+for z_value, y in tf2_results.items():
+    print(f"z={z_value:+}: y[0] = {first_row(y.numpy())}")
+# the graph traced for a tensor z, as a concrete function
+traced = branch_tf.get_concrete_function(x, z, w1, w2)
+traced_ops = [op.type for op in traced.graph.get_operations()]
+print("it holds StatelessIf:", "StatelessIf" in traced_ops)
+
+# %%
+# **PyTorch (eager)**: the same function, plain Python.
+torch2_results = {}
+x = torch.from_numpy(x_np).to(torch_device)
+w1 = torch.from_numpy(w1_np).to(torch_device)
+w2 = torch.from_numpy(w2_np).to(torch_device)
+for z_value in z_values:
+    z = torch.tensor(z_value, device=torch_device)
+    torch2_results[z_value] = branch(x, z, w1, w2)
+for z_value, y in torch2_results.items():
+    row = first_row(y.cpu().numpy())
+    print(f"z={z_value:+}: y[0] = {row}")
+
+# %%
+# ``get_concrete_function`` above returned the graph ``tf.function`` traced for one input
+# signature (a :term:`concrete function`). An ``if`` on a plain Python value is not rewritten: it
+# runs while tracing, so the graph holds only the branch taken, and each new value of ``z`` means
+# a new trace (:term:`retracing`). Watch the trace count grow by one per Python value, while the
+# tensor values shared one graph.
+x, w1, w2 = tf.constant(x_np), tf.constant(w1_np), tf.constant(w2_np)
+print("traces after two tensor values of z:", branch_tf.experimental_get_tracing_count())
+for z_value in z_values:
+    by_value = branch_tf.get_concrete_function(x, z_value, w1, w2)
+print("traces after two Python values too: ", branch_tf.experimental_get_tracing_count())
+python_ops = [op.type for op in by_value.graph.get_operations()]
+print("the graph for z=-10.0 (a Python float):")
+print(sidebyside.wrap(" ".join(python_ops), "  "))
+
+# %%
+# Going deeper: what AutoGraph wrote
+# ----------------------------------
+# ``tf.autograph.to_code`` shows the rewritten function (printed from ``get_state`` to the
+# ``if``). The two branches became the functions ``if_body`` and ``else_body``, each assigning
+# ``y``, and the ``if`` became a call to ``ag__.if_stmt``, which builds a ``tf.cond`` when the
+# condition is a tensor and simply calls one of the two otherwise. ``get_state`` and
+# ``set_state`` read and write the variables the branches assign (``y``, named in ``('y',)``),
+# so that ``if_stmt`` can collect each branch's ``y``; ``ag__.ld`` just reads a variable.
+code = tf.autograph.to_code(branch).splitlines()
+start = next(i for i, line in enumerate(code) if "def get_state" in line)
+end = next(i for i, line in enumerate(code) if "if_stmt" in line)
+for line in code[start:end]:
+    if line.strip() and "Undefined" not in line:
+        print(line[8:])  # without the indent of the function's body
+print(sidebyside.wrap(code[end], hang="    "))
+
+# %%
+# Going deeper: control flow v2, and TensorFlow 1's ``Switch`` and ``Merge``
+# --------------------------------------------------------------------------
+# The functional ``StatelessIf`` (or ``If``) with its branches as functions is what TensorFlow
+# calls :term:`control flow v2`. TensorFlow 2 uses it in ``tf.compat.v1`` graphs too, and a
+# branch with a side effect, such as a random number, turns ``StatelessIf`` into ``If``. The
+# source post ran TensorFlow 1, whose ``tf.cond`` built no ``If`` at all: a ``Switch`` operation
+# sends a tensor to one of its two outputs, depending on ``pred``, the branches' operations sit
+# in the main graph, and a ``Merge`` forwards whichever result arrives. TensorFlow 2 still has
+# that implementation behind ``tf.compat.v1.disable_control_flow_v2()``, a process-wide switch,
+# so we turn it back on in a ``finally``. The same ``tf.cond`` then gives ``Switch``, ``Merge``
+# and both ``MatMul`` operations in the main graph (and the same numbers: checked below).
+print("control flow v2:", tf.compat.v1.control_flow_v2_enabled())
+with tf.Graph().as_default():  # a side effect in a branch: If
+    flip = tf.compat.v1.placeholder(tf.bool, shape=())
+    tf.cond(flip, lambda: tf.random.uniform(()), lambda: 0.0)
+    stateful = [op.type for op in flip.graph.get_operations()]
+print("with a random branch:", " ".join(stateful))
+
 v2_was_on = tf.compat.v1.control_flow_v2_enabled()
 tf.compat.v1.disable_control_flow_v2()
 try:
@@ -248,131 +310,51 @@ finally:
     if v2_was_on:
         tf.compat.v1.enable_control_flow_v2()
 v1_ops = sorted({op.type for op in v1_graph.get_operations()})
-print("control flow v1 operations:")
-pprint.pp(v1_ops, width=64, compact=True)
+print(sidebyside.wrap("control flow v1 operations: " + " ".join(v1_ops), hang="  "))
 tf1_results = {}
 with tf.compat.v1.Session(graph=v1_graph) as session:
     for z_value in z_values:
         feed = {x: x_np, z: z_value, w1: w1_np, w2: w2_np}
         tf1_results[z_value] = session.run(y, feed_dict=feed)
-assert {"Switch", "Merge", "MatMul"} <= set(v1_ops) and "StatelessIf" not in v1_ops
-assert tf.compat.v1.control_flow_v2_enabled() == v2_was_on
-
-# %%
-# AutoGraph: a Python ``if`` inside ``tf.function``
-# ---------------------------------------------------
-# Modern TensorFlow lets you write the ``if``. When ``tf.function`` traces a Python function,
-# AutoGraph rewrites an ``if`` whose condition is a *tensor* into ``tf.cond``. The function body
-# below is the same on both sides.
-
-
-# %%
-# **TensorFlow (tf.function)**: the ``if`` on a tensor becomes a ``tf.cond``.
-@tf.function
-def branch(x, z, w1, w2):
-    if z < 0:
-        y = x @ w1
-    else:
-        y = x @ w2
-    return y
-
-
-tf2_results = {}
-with tf.device(tf_device):
-    x = tf.constant(x_np)
-    w1 = tf.constant(w1_np)
-    w2 = tf.constant(w2_np)
-    for z_value in z_values:
-        z = tf.constant(z_value)
-        tf2_results[z_value] = branch(x, z, w1, w2)
-for z_value, y in tf2_results.items():
-    print(f"z={z_value:+}: y[0] = {first_row(y.numpy())}")
-
-
-# %%
-# **PyTorch (eager)**: the same body, plain Python.
-def branch(x, z, w1, w2):
-    if z < 0:
-        y = x @ w1
-    else:
-        y = x @ w2
-    return y
-
-
-torch2_results = {}
-x = torch.from_numpy(x_np).to(torch_device)
-w1 = torch.from_numpy(w1_np).to(torch_device)
-w2 = torch.from_numpy(w2_np).to(torch_device)
-for z_value in z_values:
-    z = torch.tensor(z_value, device=torch_device)
-    torch2_results[z_value] = branch(x, z, w1, w2)
-for z_value, y in torch2_results.items():
-    print(f"z={z_value:+}: y[0] = {first_row(y.cpu().numpy())}")
-
-# %%
-# What AutoGraph wrote
-# --------------------
-# ``tf.autograph.to_code`` shows the rewritten function: the two branches became ``if_body`` and
-# ``else_body`` and the ``if`` became a call to ``ag__.if_stmt``, which builds a ``tf.cond`` when
-# the condition is a tensor: one graph for every value of ``z``. When the condition is a plain
-# Python value, ``if_stmt`` simply runs the branch it picks *while tracing*: the graph then holds
-# one branch, and a different ``z`` makes ``tf.function`` trace a new graph. Two tensor values of
-# ``z`` and two Python values give ``traces: 3``.
-traced = tf.function(branch)  # the plain function of the PyTorch pane: the body is the same
-code = tf.autograph.to_code(traced.python_function)
-for line in code.splitlines():
-    if "_body" in line or "if_stmt" in line:
-        print(sidebyside.wrap(line, "    ").lstrip())  # a hanging indent
-
-x, w1, w2 = tf.constant(x_np), tf.constant(w1_np), tf.constant(w2_np)
-z_tensor = traced.get_concrete_function(x, tf.constant(1.0), w1, w2)
-traced.get_concrete_function(x, tf.constant(-1.0), w1, w2)  # the same graph
-z_python = traced.get_concrete_function(x, 10.0, w1, w2)
-traced.get_concrete_function(x, -10.0, w1, w2)  # a new value: a new graph
-ops_tensor = [op.type for op in z_tensor.graph.get_operations()]
-ops_python = [op.type for op in z_python.graph.get_operations()]
-print("z is a tensor:")
-pprint.pp(ops_tensor, width=64, compact=True)
-print("z is a Python float:")
-pprint.pp(ops_python, width=64, compact=True)
-print("traces:", traced.experimental_get_tracing_count())
-assert "StatelessIf" in ops_tensor and "MatMul" not in ops_tensor
-assert "StatelessIf" not in ops_python and ops_python.count("MatMul") == 1
-assert traced.experimental_get_tracing_count() == 3
 
 # %%
 # They agree
 # ----------
-# Both branches, all three ways; these assertions run on every build. The reference is NumPy
-# applied to the very same arrays.
+# What the text said, checked: both branches built, both in the graph, one recorded per run, only
+# the chosen one run; and the same numbers all ways, against NumPy on the very same arrays.
+assert called == ["true_fn", "false_fn"]
+assert branch_ops == {"then_branch": ["MatMul"], "else_branch": ["MatMul"]}
+assert "MatMul" not in main_ops.split()
+assert reached == {10.0: (False, True), -10.0: (True, False)}
+assert failed
+assert "StatelessIf" in traced_ops and "MatMul" not in traced_ops
+assert "StatelessIf" not in python_ops and python_ops.count("MatMul") == 1
+assert branch_tf.experimental_get_tracing_count() == 3  # 1 for tensors, 1 per Python value
+assert "If" in stateful and "StatelessIf" not in stateful
+assert {"Switch", "Merge", "MatMul"} <= set(v1_ops) and "StatelessIf" not in v1_ops
+assert tf.compat.v1.control_flow_v2_enabled() == v2_was_on
 for z_value in z_values:
     expected = x_np @ (w1_np if z_value < 0 else w2_np)
     label = f"y for z={z_value:+}"
-    sidebyside.assert_close(
-        tf_results[z_value], torch_results[z_value], what=f"{label} (TF1 vs PyTorch)"
-    )
+    torch_y = torch_results[z_value]
+    sidebyside.assert_close(tf_results[z_value], torch_y, what=f"{label} (TF1 vs PyTorch)")
     sidebyside.assert_close(
         tf2_results[z_value], torch2_results[z_value], what=f"{label} (tf.function vs PyTorch)"
     )
-    sidebyside.assert_close(expected, torch_results[z_value], what=f"{label} (NumPy vs PyTorch)")
-    sidebyside.assert_close(
-        tf1_results[z_value], torch_results[z_value], what=f"{label} (Switch/Merge vs PyTorch)"
-    )
+    sidebyside.assert_close(expected, torch_y, what=f"{label} (NumPy vs PyTorch)")
+    sidebyside.assert_close(tf1_results[z_value], torch_y, what=f"{label} (Switch/Merge vs PyTorch)")
 sidebyside.parity_report()
 
 # %%
 # What to take away
 # -----------------
 # * A static graph is built before the data exists, so it must contain every branch;
-#   ``tf.cond`` stores both and picks one at run time.
-# * TensorFlow 2 builds ``tf.cond`` as one functional ``StatelessIf`` (or ``If``) operation with
-#   the branches as functions, in ``tf.compat.v1`` graphs too (control flow v2); TensorFlow 1's
-#   ``Switch`` and ``Merge`` are only what ``disable_control_flow_v2()`` brings back.
+#   ``tf.cond`` stores both and runs only the one ``pred`` picks.
 # * PyTorch's ``if`` is ordinary Python: each run records only the branch it took, and the next
 #   run may record a different graph.
 # * Inside ``tf.function``, AutoGraph turns an ``if`` on a tensor into ``tf.cond``; an ``if`` on a
-#   Python value is decided once, while tracing.
+#   Python value is decided once, while tracing, and a new value traces a new graph.
 #
 # References: ``tf.cond``, ``tf.compat.v1.placeholder``, ``tf.compat.v1.Session``,
-# ``tf.compat.v1.control_flow_v2_enabled``, ``tf.compat.v1.disable_control_flow_v2``,
-# ``tf.function``, ``tf.autograph.to_code``, ``torch.Tensor.grad_fn``, ``torch.matmul``.
+# ``tf.function``, ``tf.autograph.to_code``, ``tf.compat.v1.disable_control_flow_v2``,
+# ``torch.autograd.grad``, ``torch.Tensor.grad_fn``, ``torch.matmul``.

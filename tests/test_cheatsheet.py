@@ -127,16 +127,54 @@ def test_a_refused_block_that_does_not_raise_fails_its_row():
                 torch.ones(2) + torch.ones(2)
 
 
+def text_of(fragment: str) -> str:
+    """What a reader sees of an HTML fragment: tags dropped, entities left as they are."""
+    return " ".join(re.sub(r"<[^>]+>", " ", fragment).split())
+
+
 def test_the_table_puts_tensorflow_left_and_pytorch_right():
     page = recorded().table()._repr_html_()
     head = re.search(r"<thead>(.*?)</thead>", page)[1]
     assert re.findall(r"<th[^>]*>(\w+)</th>", head) == ["TensorFlow", "PyTorch"]
-    cells = re.findall(r'<td data-framework="(\w+)">(.*?)</td>', page, re.S)
-    assert [framework for framework, _ in cells] == ["TensorFlow", "PyTorch"]
-    assert "constant" in cells[0][1] and "tensor" in cells[1][1]
+    keys = re.findall(r'<td data-framework="(\w+)">(.*?)</td>', page, re.S)
+    assert [framework for framework, _ in keys] == ["TensorFlow", "PyTorch"]
+    assert [text_of(code) for _, code in keys] == ["y = x * 2 # doubled", "y = x * 2 # twice"]
+    full = re.findall(r'<div data-framework="(\w+)">(.*?)</pre></div>', page, re.S)
+    assert [framework for framework, _ in full] == ["TensorFlow", "PyTorch"]
+    assert "constant" in full[0][1] and "tensor" in full[1][1]
     assert 'id="cheatsheet-group-one"' in page and 'id="cheatsheet-tf-x-torch-x"' in page
-    assert "✓ Checked: Both double." in page
     assert repr(recorded().table()) == "Cheatsheet table: 1 rows"
+
+
+def test_each_row_shows_its_key_lines_first_and_folds_the_rest_away():
+    """Operation, how they differ, the commented lines; then, folded: code, results, check."""
+    page = recorded().table()._repr_html_()
+    op, key, more = re.findall(r'<tr class="sbs-(op|key|more)"', page)
+    assert (op, key, more) == ("op", "key", "more")
+    folded = re.search(r"<details>(.*?)</details>", page, re.S)[1]
+    assert "✓ Checked: Both double." in text_of(folded)
+    assert "return y" in text_of(folded) and "y.dtype: torch.float32" in folded
+    assert "return y" not in text_of(page.replace(folded, ""))
+
+
+def test_the_printable_page_is_linked_above_the_table():
+    page = recorded().table(printable="sheet.html")._repr_html_()
+    assert page.index('download="sheet.html"') < page.index("<table")
+    assert "download=" not in recorded().table()._repr_html_()
+
+
+def test_every_phrase_of_prose_is_marked_for_translation_and_nothing_else():
+    """A translated edition replaces each sbs-t span's text: prose only, plain text only."""
+    sheet = recorded(note="How they differ: a < b.")
+    for page in (sheet.table(printable="s.html")._repr_html_(), sheet.compact().html):
+        phrases = re.findall(r'<span class="sbs-t">(.*?)</span>', page, re.S)
+        assert "How they differ: a &lt; b." in phrases and "Group one" in phrases
+        assert all(p.strip() and "<" not in p for p in phrases), "plain text only"
+        assert not any(code in p for p in phrases for code in ("x * 2", "float32"))
+        left = re.sub(r'<span class="sbs-t">.*?</span>', " ", page, flags=re.S)
+        left = re.sub(r"<(style|pre|strong|b|title)\b.*?</\1>", " ", left, flags=re.S)
+        left = left.replace(sheet.compact().versions, " ")  # names and numbers
+        assert set(text_of(left).split()) <= {"✓", "TensorFlow", "PyTorch"}, text_of(left)
 
 
 def test_the_table_escapes_every_string():
@@ -154,13 +192,14 @@ def test_the_compact_page_is_self_contained_and_offered_as_a_data_link():
     assert not re.search(r"https?:", page), "the page must fetch nothing"
     assert "<link" not in page and "<script" not in page and "src=" not in page
     assert "<title>Test sheet: TensorFlow ↔ PyTorch</title>" in page
-    assert f"TensorFlow {tf.__version__} and PyTorch {torch.__version__}" in page
-    assert re.findall(r"<th>([\w ]+)</th>", page)[:3] == ["Operation", "TensorFlow", "PyTorch"]
+    assert f"TensorFlow {tf.__version__}, PyTorch {torch.__version__}" in page
+    head = re.search(r"<thead>(.*?)</thead>", page)[1]
+    assert text_of(head) == "Operation TensorFlow PyTorch How they differ"
     keys = re.findall(r"<td><pre>(.*?)</pre></td>", page)
     assert keys == ["y = x * 2  # doubled", "y = x * 2  # twice"], "TensorFlow's first"
     assert "a &lt; b" in page
     link = compact._repr_html_()
-    assert 'download="sheet.html"' in link and "1 rows" in link
+    assert 'download="sheet.html"' in link
     data = re.search(r'href="data:text/html;charset=utf-8;base64,([^"]+)"', link)[1]
     assert base64.b64decode(data).decode("utf-8") == page
 
@@ -172,3 +211,12 @@ def test_results_are_short_stable_text():
     assert describe(torch.ones(1, requires_grad=True) * 2) == "float32 (1,)\n[2.]"
     assert describe((4, 3)) == "(4, 3)"
     assert anchor("tf.slice / x[:, 1:3] ↔ narrow") == "tf-slice-x-1-3-narrow"
+
+
+def test_the_figure_shows_the_rows_it_is_asked_for():
+    figure = recorded().figure(["tf.x ↔ torch.x"])
+    texts = [t.get_text() for t in figure.axes[0].texts]
+    assert {"TensorFlow", "PyTorch", "tf.x", "torch.x"} <= set(texts)
+    figure.clear()
+    with pytest.raises(ValueError, match="no such rows"):
+        recorded().figure(["tf.y ↔ torch.y"])

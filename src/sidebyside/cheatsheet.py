@@ -2,8 +2,11 @@
 
 ``Cheatsheet.row`` runs both functions, hands their results to the check it decorates and records
 the row: the functions' own source, their commented ("key") lines and the values they returned.
-``table()`` shows every row as one HTML table (TensorFlow on the left, PyTorch on the right);
-``compact()`` is a self-contained page to print, shown as a ``data:`` download link.
+``table()`` shows every row as one HTML table (TensorFlow on the left, PyTorch on the right): the
+commented lines first, the whole code with its results and the check folded away under each row;
+``compact()`` is a self-contained page to print, shown as a ``data:`` download link. Every phrase
+of prose in that HTML is a ``<span class="sbs-t">`` of plain text, which a translated edition of
+the site replaces (the row notes are written in code, outside the pages' own text).
 """
 
 from __future__ import annotations
@@ -119,16 +122,57 @@ class Cheatsheet:
 
         return run_and_check
 
-    def table(self) -> Table:
-        """Every row in one table, grouped, TensorFlow on the left."""
-        return Table(tuple(self.rows))
+    def table(self, printable: str | None = None) -> Table:
+        """Every row in one table, grouped, TensorFlow on the left.
+
+        With ``printable`` (a file name), the table opens with a link to :meth:`compact`'s page.
+        """
+        page = self.compact(filename=printable) if printable else None
+        return Table(tuple(self.rows), page)
+
+    def figure(self, titles: list[str]):
+        """A picture of a few rows (by title): TensorFlow's name left, PyTorch's right.
+
+        Large type, so that it still reads as the page's card picture (a thumbnail).
+        """
+        from sidebyside.graphs import TF_COLOR, TORCH_COLOR
+
+        import matplotlib.pyplot as plt
+
+        known = {r.title for r in self.rows}
+        if missing := [t for t in titles if t not in known]:
+            raise ValueError(f"no such rows: {missing}")
+        figure, ax = plt.subplots(figsize=(8, 1.1 + 0.9 * len(titles)))
+        ax.set_axis_off()
+        ax.set(xlim=(0, 1), ylim=(len(titles) - 0.4, -1.2))
+        box = {"boxstyle": "round,pad=0.3", "linewidth": 0}
+        for x, name, color in ((0.45, "TensorFlow", TF_COLOR), (0.55, "PyTorch", TORCH_COLOR)):
+            side = "right" if x < 0.5 else "left"
+            ax.text(x, -0.8, name, ha=side, va="center", fontsize=24, weight="bold")
+            ax.plot([0.03, 0.45] if x < 0.5 else [0.55, 0.97], [-0.4, -0.4], color=color, lw=6)
+        for y, title in enumerate(titles):
+            tf_name, torch_name = title.split(" ↔ ")
+            for x, name, color in ((0.45, tf_name, TF_COLOR), (0.55, torch_name, TORCH_COLOR)):
+                side = "right" if x < 0.5 else "left"
+                ax.text(
+                    x,
+                    y + 0.1,
+                    name,
+                    ha=side,
+                    va="center",
+                    fontsize=20,
+                    family="monospace",
+                    bbox={**box, "facecolor": color},
+                )
+            ax.text(0.5, y + 0.1, "↔", ha="center", va="center", fontsize=22)
+        return figure
 
     def compact(self, filename: str = "cheatsheet.html") -> CompactPage:
         """The key lines of every row on one printable page (offered as ``filename``)."""
         import tensorflow as tf
         import torch
 
-        versions = f"TensorFlow {tf.__version__} and PyTorch {torch.__version__}"
+        versions = f"TensorFlow {tf.__version__}, PyTorch {torch.__version__}"
         return CompactPage(self.title, tuple(self.rows), versions, filename)
 
 
@@ -151,16 +195,31 @@ def anchor(text: str) -> str:
     return "-".join("".join(c if c.isalnum() else " " for c in text.lower()).split())
 
 
+def prose(text: str) -> str:
+    """One phrase to translate: the Chinese pages replace each ``sbs-t`` span's text.
+
+    Plain text only (escaped here), never code or markup: a build step extracts these phrases
+    into the catalogue and puts the translation in their place.
+    """
+    return f'<span class="sbs-t">{html.escape(text)}</span>'
+
+
 def code_block(code: str) -> str:
     highlighted = highlight(code, PythonLexer(), HtmlFormatter(nowrap=True))
     return f'<div class="highlight"><pre>{highlighted}</pre></div>'
 
 
-def side_cell(side: Side, framework: str) -> str:
+def key_cell(side: Side, framework: str) -> str:
+    """The lines that matter (the commented ones), as the compact table shows them."""
+    return f'<td data-framework="{framework}">{code_block(side.key)}</td>'
+
+
+def full_side(side: Side, framework: str) -> str:
+    """The whole function body as it ran, and what it returned."""
     shown = "\n".join(f"{name}: {describe(value)}" for name, value in side.results)
     return (
-        f'<td data-framework="{framework}">{code_block(side.code)}'
-        f'<pre class="sbs-result">{html.escape(shown)}</pre></td>'
+        f'<div data-framework="{framework}">{code_block(side.code)}'
+        f'<pre class="sbs-result">{html.escape(shown)}</pre></div>'
     )
 
 
@@ -172,37 +231,52 @@ TABLE_CSS = """
 .sbs-cheatsheet table.sbs-table tbody tr, .sbs-cheatsheet table.sbs-table tbody tr:hover {
   background: none; }
 .sbs-cheatsheet table.sbs-table th, .sbs-cheatsheet table.sbs-table td { text-align: left;
-  vertical-align: top; padding: 0.3rem 0.4rem; white-space: normal; }
+  vertical-align: top; padding: 0.2rem 0.4rem; white-space: normal; box-sizing: border-box; }
 .sbs-cheatsheet table.sbs-table thead th { border-bottom: 4px solid; font-size: 1rem; }
 .sbs-cheatsheet table.sbs-table thead th.sbs-tf { border-bottom-color: #e69f00; }
 .sbs-cheatsheet table.sbs-table thead th.sbs-torch { border-bottom-color: #56b4e9; }
-.sbs-cheatsheet table.sbs-table tr.sbs-group th { font-size: 1.15rem; padding-top: 1.5rem;
+.sbs-cheatsheet table.sbs-table tr.sbs-group th { font-size: 1.15rem; padding-top: 1.2rem;
   border-bottom: 2px solid var(--pst-color-text-base, #222); }
-.sbs-cheatsheet table.sbs-table tr.sbs-op th { font-weight: normal; padding-top: 0.9rem;
+.sbs-cheatsheet table.sbs-table tr.sbs-op th { font-weight: normal; padding-top: 0.7rem;
   border-top: 1px solid var(--pst-color-border, #ccc); }
 .sbs-cheatsheet table.sbs-table tr.sbs-op strong { font-size: 1rem; margin-right: 0.5rem; }
-.sbs-cheatsheet .sbs-checked { display: block; font-size: 0.8rem;
-  color: var(--pst-color-text-muted, #555); }
-.sbs-cheatsheet table.sbs-table div.highlight { margin: 0 0 0.3rem; }
+.sbs-cheatsheet table.sbs-table div.highlight { margin: 0; }
 .sbs-cheatsheet table.sbs-table div.highlight pre, .sbs-cheatsheet table.sbs-table pre.sbs-result {
   font-size: 0.75rem; line-height: 1.35; white-space: pre-wrap; overflow-wrap: anywhere;
-  margin: 0; padding: 0.4rem; }
+  margin: 0; padding: 0.3rem 0.4rem; }
 .sbs-cheatsheet table.sbs-table pre.sbs-result { background: none; color: inherit;
-  border: none; border-left: 3px solid var(--pst-color-border, #ccc); }
+  border: none; border-left: 3px solid var(--pst-color-border, #ccc); margin-top: 0.2rem; }
+.sbs-cheatsheet details summary { font-size: 0.8rem; cursor: pointer;
+  color: var(--pst-color-text-muted, #555); }
+.sbs-cheatsheet .sbs-checked { font-size: 0.8rem; margin: 0.3rem 0; }
+.sbs-cheatsheet .sbs-sides { display: grid; grid-template-columns: 1fr 1fr; gap: 0.8rem; }
+.sbs-cheatsheet .sbs-sides > div { min-width: 0; }
+.sbs-cheatsheet p.sbs-print { margin: 0 0 0.8rem; }
 @media (max-width: 720px) {  /* phones: the two sides one below the other, each labelled */
   .sbs-cheatsheet table.sbs-table thead { display: none; }
   .sbs-cheatsheet table.sbs-table tr, .sbs-cheatsheet table.sbs-table th,
   .sbs-cheatsheet table.sbs-table td { display: block; width: 100%; }
-  .sbs-cheatsheet table.sbs-table td::before { content: attr(data-framework); font-weight: bold; }
+  .sbs-cheatsheet .sbs-sides { grid-template-columns: 1fr; }
+  .sbs-cheatsheet table.sbs-table td[data-framework]::before,
+  .sbs-cheatsheet .sbs-sides > div::before { content: attr(data-framework); font-weight: bold;
+    font-size: 0.8rem; }
+  .sbs-cheatsheet [data-framework="TensorFlow"] { border-left: 3px solid #e69f00; }
+  .sbs-cheatsheet [data-framework="PyTorch"] { border-left: 3px solid #56b4e9; }
 }
 """
 
 
 @dataclass(frozen=True)
 class Table:
-    """Displays as the HTML table (sphinx-gallery and Jupyter call ``_repr_html_``)."""
+    """Displays as the HTML table (sphinx-gallery and Jupyter call ``_repr_html_``).
+
+    Each row: its title and how the frameworks differ, then the commented lines of each side;
+    a collapsed part holds the whole code as it ran, what it returned and what was checked.
+    With ``printable``, a link to the one-page version comes first.
+    """
 
     rows: tuple[Row, ...]
+    printable: CompactPage | None = None
 
     def __repr__(self) -> str:
         return f"Cheatsheet table: {len(self.rows)} rows"
@@ -214,18 +288,25 @@ class Table:
                 group = r.group
                 body.append(
                     f'<tr class="sbs-group" id="cheatsheet-{anchor(group)}">'
-                    f'<th colspan="2">{html.escape(group)}</th></tr>'
+                    f'<th colspan="2">{prose(group)}</th></tr>'
                 )
             body.append(
                 f'<tr class="sbs-op" id="cheatsheet-{anchor(r.title)}"><th colspan="2">'
-                f"<strong>{html.escape(r.title)}</strong>{html.escape(r.note)}"
-                f'<span class="sbs-checked">✓ Checked: {html.escape(r.checked)}</span></th></tr>'
-                f"<tr>{side_cell(r.tf, 'TensorFlow')}{side_cell(r.torch, 'PyTorch')}</tr>"
+                f"<strong>{html.escape(r.title)}</strong> {prose(r.note)}</th></tr>"
+                f'<tr class="sbs-key">{key_cell(r.tf, "TensorFlow")}'
+                f"{key_cell(r.torch, 'PyTorch')}</tr>"
+                f'<tr class="sbs-more"><td colspan="2"><details><summary>'
+                f"{prose('The whole code, what it returned, and the check')}</summary>"
+                f'<p class="sbs-checked">✓ {prose("Checked:")} {prose(r.checked)}</p>'
+                f'<div class="sbs-sides">{full_side(r.tf, "TensorFlow")}'
+                f"{full_side(r.torch, 'PyTorch')}</div></details></td></tr>"
             )
+        link = self.printable.link() if self.printable else ""
         return (
-            f'<div class="sbs-cheatsheet"><style>{TABLE_CSS}</style><table class="sbs-table">'
-            '<thead><tr><th class="sbs-tf">TensorFlow</th><th class="sbs-torch">PyTorch</th>'
-            f"</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
+            f'<div class="sbs-cheatsheet"><style>{TABLE_CSS}</style>{link}'
+            '<table class="sbs-table"><thead><tr><th class="sbs-tf">TensorFlow</th>'
+            f'<th class="sbs-torch">PyTorch</th></tr></thead><tbody>{"".join(body)}</tbody>'
+            "</table></div>"
         )
 
 
@@ -247,7 +328,11 @@ td.note { font-size: 6pt; color: #333; }
 
 @dataclass(frozen=True)
 class CompactPage:
-    """A standalone, print-friendly HTML page (``.html``); displays as a download link."""
+    """A standalone, print-friendly HTML page (``.html``); displays as a download link.
+
+    Its prose is marked as on the page (``sbs-t`` spans), so a translation step can replace it
+    inside the link too (decode the ``data:`` URL, replace, encode again).
+    """
 
     title: str
     rows: tuple[Row, ...]
@@ -260,35 +345,38 @@ class CompactPage:
         for r in self.rows:
             if r.group != group:
                 group = r.group
-                lines.append(f'<tr class="group"><th colspan="4">{html.escape(group)}</th></tr>')
+                lines.append(f'<tr class="group"><th colspan="4">{prose(group)}</th></tr>')
             lines.append(
                 f"<tr><td><b>{html.escape(r.title)}</b></td>"
                 f"<td><pre>{html.escape(r.tf.key)}</pre></td>"
                 f"<td><pre>{html.escape(r.torch.key)}</pre></td>"
-                f'<td class="note">{html.escape(r.note)}</td></tr>'
+                f'<td class="note">{prose(r.note)}</td></tr>'
             )
-        title = html.escape(self.title)
         return (
             '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-            f"<title>{title}</title><style>{COMPACT_CSS}</style></head><body>"
-            f"<header><h1>{title}</h1> <span class=\"meta\">Every row was executed and checked "
-            f"with {html.escape(self.versions)}.</span></header>"
+            f"<title>{html.escape(self.title)}</title><style>{COMPACT_CSS}</style></head><body>"
+            f'<header><h1>{prose(self.title)}</h1> <span class="meta">'
+            f"{prose('Every row was executed and checked:')} "
+            f"{html.escape(self.versions)}</span></header>"
             '<table><colgroup><col style="width: 12%"><col style="width: 30%">'
             '<col style="width: 30%"><col style="width: 28%"></colgroup>'
-            "<thead><tr><th>Operation</th><th>TensorFlow</th><th>PyTorch</th>"
-            f"<th>How they differ</th></tr></thead><tbody>{''.join(lines)}</tbody></table>"
-            "</body></html>"
+            f"<thead><tr><th>{prose('Operation')}</th><th>TensorFlow</th><th>PyTorch</th>"
+            f"<th>{prose('How they differ')}</th></tr></thead><tbody>{''.join(lines)}</tbody>"
+            "</table></body></html>"
         )
 
     def __repr__(self) -> str:
         return f"Compact cheatsheet: {len(self.rows)} rows, {self.filename}"
 
-    def _repr_html_(self) -> str:
-        page = self.html.encode("utf-8")
-        data = base64.b64encode(page).decode("ascii")
+    def link(self) -> str:
+        """A paragraph with the whole page in its link (a ``data:`` URL): works offline."""
+        data = base64.b64encode(self.html.encode("utf-8")).decode("ascii")
         return (
-            f'<p class="sbs-download"><a download="{html.escape(self.filename)}" '
+            f'<p class="sbs-print"><a download="{html.escape(self.filename)}" '
             f'href="data:text/html;charset=utf-8;base64,{data}">'
-            f"Download the one-page cheatsheet</a> (one HTML file, {len(page) / 1024:.0f} KiB, "
-            f"{len(self.rows)} rows; open it in a browser and print it: A4 landscape).</p>"
+            f"{prose('Download the cheatsheet as one page to print')}</a> "
+            f"{prose('(one HTML file: open it in a browser and print it, A4 landscape)')}</p>"
         )
+
+    def _repr_html_(self) -> str:
+        return self.link()

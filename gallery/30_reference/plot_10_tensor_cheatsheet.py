@@ -2,21 +2,27 @@
 Tensor cheatsheet: TensorFlow ↔ PyTorch
 =======================================
 
-A cheatsheet for translating between the two frameworks, one operation per row. Every
-row ran while this page was built. The code in the table is the source of the two
-functions that ran, the results beside it are what they returned, and a check compared
-the frameworks and proved what the row claims: memory really shared, gradients really
-switched off, a tensor that really cannot be changed in place. If a row stops being
-true, the build fails with the row's name in the error. The rows come first, one short
-cell each; `The cheatsheet`_ at the end shows them as one table, and you can download a
-compact version to print. Most rows follow the list of everyday operations in one of the
-source posts credited on :ref:`sources`; where that list was wrong (the shape of
-``backward``'s ``gradient``, ``torch.from_num``), the row shows what really happens.
+How to write everyday tensor operations in TensorFlow and in PyTorch, one operation per
+row, and how the two differ. Every row ran while this page was built, and a check proved
+what it claims: memory really shared, gradients really switched off, a tensor that really
+cannot be changed in place. If a row stops being true, the build fails naming the row.
+
+The table is below, with a one-page version to print linked above it. The code that made
+and checked each row runs first, in the collapsed section just before the table.
 """
 
 # %%
+# Going deeper: the code behind every row
+# ---------------------------------------
+# A row is a TensorFlow function, a PyTorch function and a check. ``@cheatsheet.row``
+# runs both functions, hands their results to the check it decorates, and records the
+# row: the two functions' code, their commented lines and what they returned (the table
+# code lives in ``sidebyside.cheatsheet``). A row whose check fails stops the page with
+# the row's name in the error. This section runs before the table so that the table can
+# show every row; read it for how a row's claim was proved.
+#
 # Setup
-# -----
+# ^^^^^
 # Both frameworks, the helpers of this site, and one seed for everything. The rows run
 # on the CPU: the tensors are tiny, and the memory rows are about CPU memory. Only the
 # device row uses the GPU, when there is one.
@@ -33,27 +39,20 @@ from torch.utils.checkpoint import checkpoint
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
-sidebyside.provenance()
-
-# %%
-# How a row is made
-# -----------------
-# A row is a TensorFlow function, a PyTorch function and a check: ``@cheatsheet.row``
-# runs both, checks their results, and records the row (the table code lives in
-# ``sidebyside.cheatsheet``).
 cheatsheet = Cheatsheet("Tensor cheatsheet: TensorFlow ↔ PyTorch")
 GRADIENTS = "Gradient bookkeeping"
 OPERATIONS = "Tensor operations"
 MEMORY = "Memory: views, in-place changes, NumPy"
 TYPES = "Shapes, dtypes and seeds"
 PAYOFFS = "What a graph buys"
+sidebyside.provenance()
 
 # %%
 # Gradient bookkeeping
-# --------------------
+# ^^^^^^^^^^^^^^^^^^^^
 #
 # tf.Variable ↔ requires_grad
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^
+# """""""""""""""""""""""""""
 
 
 def tf_requires_grad():
@@ -94,7 +93,7 @@ def check_requires_grad(tf_grad, torch_grad):
 
 # %%
 # training= ↔ model.train() / model.eval()
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+# """"""""""""""""""""""""""""""""""""""""
 
 
 def tf_train_eval():
@@ -143,7 +142,7 @@ def check_train_eval(tf_out, torch_out):
 
 # %%
 # No tape / tape.stop_recording() ↔ torch.no_grad()
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+# """""""""""""""""""""""""""""""""""""""""""""""""
 
 
 def tf_no_grad():
@@ -164,7 +163,7 @@ def torch_no_grad():
 
 @cheatsheet.row(
     GRADIENTS,
-    "no tape / stop_recording() ↔ no_grad()",
+    "tape.stop_recording() ↔ no_grad()",
     tf=tf_no_grad,
     torch=torch_no_grad,
     note="PyTorch records by default and no_grad() opts out; TF records only inside a "
@@ -189,7 +188,7 @@ def check_no_grad(tf_out, torch_out):
 
 # %%
 # tf.stop_gradient ↔ detach()
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^
+# """""""""""""""""""""""""""
 
 
 def tf_detach():
@@ -235,7 +234,7 @@ def check_detach(tf_grad, torch_out):
 
 # %%
 # A fresh GradientTape per step ↔ zero_grad()
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+# """""""""""""""""""""""""""""""""""""""""""
 # Three steps of gradient descent on the same linear model with the same starting
 # weights. The TensorFlow step is a ``tf.function``: a graph, traced once and run three
 # times.
@@ -281,12 +280,12 @@ def torch_zero_grad():
 
 @cheatsheet.row(
     GRADIENTS,
-    "a fresh tape per step ↔ zero_grad()",
+    "tape.gradient() ↔ zero_grad(), backward()",
     tf=tf_zero_grad,
     torch=torch_zero_grad,
-    note="backward() adds into .grad until zero_grad() clears it (to None; to zeros "
-    "with set_to_none=False); a tape returns fresh gradients and keeps none. Keras "
-    "kernel: (in, out); Linear weight: (out, in).",
+    note="A new tape each step returns fresh gradients and keeps none; backward() adds "
+    "into .grad until zero_grad() clears it (to None; to zeros with set_to_none=False). "
+    "Keras kernel: (in, out); Linear weight: (out, in).",
 )
 def check_zero_grad(tf_kernel, torch_weight):
     """Same weights after three steps (kernel = weight transposed); grads accumulate;
@@ -308,7 +307,7 @@ def check_zero_grad(tf_kernel, torch_weight):
 
 # %%
 # output_gradients= / grad_ys= ↔ backward(gradient=…)
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+# """""""""""""""""""""""""""""""""""""""""""""""""""
 # For a non-scalar ``y``, both compute the vector-Jacobian product: ``v`` has the shape
 # of ``y`` and weighs each of its elements, and the gradient has the shape of ``x``.
 # Here ``x`` has three elements and ``y`` two, so a ``v`` shaped like ``x`` is refused.
@@ -377,7 +376,7 @@ def check_backward_gradient(tf_out, torch_grad):
 
 # %%
 # tf.device ↔ .cuda() / .to(device)
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+# """""""""""""""""""""""""""""""""
 # ``torch_device`` and ``tf_device`` come from the setup cell: the GPU when there is
 # one.
 
@@ -428,10 +427,10 @@ def check_device(tf_out, torch_out):
 
 # %%
 # Tensor operations
-# -----------------
+# ^^^^^^^^^^^^^^^^^
 #
 # tf.slice ↔ narrow
-# ^^^^^^^^^^^^^^^^^
+# """""""""""""""""
 
 
 def tf_narrow():
@@ -466,7 +465,7 @@ def check_narrow(tf_y, torch_out):
 
 # %%
 # tf.transpose ↔ t() / transpose
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+# """"""""""""""""""""""""""""""
 # A transpose is a view with swapped strides, shown on :ref:`the storage page
 # <sphx_glr_auto_examples_30_reference_plot_20_tensors_and_storage.py>`.
 
@@ -509,7 +508,7 @@ def check_transpose(tf_y, torch_out):
 
 # %%
 # tf.transpose(perm=…) ↔ permute
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+# """"""""""""""""""""""""""""""
 
 
 def tf_permute():
@@ -542,7 +541,7 @@ def check_permute(tf_y, torch_out):
 
 # %%
 # tf.squeeze ↔ squeeze
-# ^^^^^^^^^^^^^^^^^^^^
+# """"""""""""""""""""
 
 
 def tf_squeeze():
@@ -579,7 +578,7 @@ def check_squeeze(tf_shape, torch_out):
 
 # %%
 # tf.expand_dims ↔ unsqueeze
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^
+# """"""""""""""""""""""""""
 
 
 def tf_unsqueeze():
@@ -613,7 +612,7 @@ def check_unsqueeze(tf_y, torch_y):
 
 # %%
 # tf.stack ↔ torch.stack
-# ^^^^^^^^^^^^^^^^^^^^^^
+# """"""""""""""""""""""
 
 
 def tf_stack():
@@ -647,7 +646,7 @@ def check_stack(tf_y, torch_y):
 
 # %%
 # tf.concat ↔ torch.cat
-# ^^^^^^^^^^^^^^^^^^^^^
+# """""""""""""""""""""
 
 
 def tf_cat():
@@ -687,7 +686,7 @@ def check_cat(tf_out, torch_out):
 
 # %%
 # tf.nn.embedding_lookup / keras Embedding ↔ nn.Embedding
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+# """""""""""""""""""""""""""""""""""""""""""""""""""""""
 # The same 10 × 3 table in both, so the looked-up vectors can be compared.
 
 
@@ -739,7 +738,7 @@ def check_embedding(tf_out, torch_vectors):
 
 # %%
 # tf.math.divide ↔ div
-# ^^^^^^^^^^^^^^^^^^^^
+# """"""""""""""""""""
 
 
 def tf_div():
@@ -776,7 +775,7 @@ def check_div(tf_out, torch_out):
 
 # %%
 # tf.reduce_sum(axis=, keepdims=) ↔ sum(dim=, keepdim=)
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+# """""""""""""""""""""""""""""""""""""""""""""""""""""
 # The same pattern holds for ``mean``, ``max`` and friends; ``item()`` is how a number
 # leaves.
 
@@ -824,7 +823,7 @@ def check_reduce(tf_out, torch_out):
 
 # %%
 # Memory: views, in-place changes, NumPy
-# --------------------------------------
+# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
 # PyTorch tensors are buffers you may write to, and several tensors can share one
 # buffer. TensorFlow tensors are values: nothing can change them, and the one mutable
 # thing is a ``tf.Variable``. The page :ref:`Tensors, storage and views
@@ -832,7 +831,7 @@ def check_reduce(tf_out, torch_out):
 # further: storage, strides, when ``reshape`` copies, and aliasing.
 #
 # tf.reshape ↔ view / reshape
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^
+# """""""""""""""""""""""""""
 
 
 def tf_view():
@@ -874,7 +873,7 @@ def check_view(tf_out, torch_out):
 
 # %%
 # tf.Variable.assign_add ↔ in-place ops (``add_``, ``t_``)
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+# """"""""""""""""""""""""""""""""""""""""""""""""""""""""
 
 
 def tf_in_place():
@@ -921,7 +920,7 @@ def check_in_place(tf_out, torch_out):
 
 # %%
 # The NumPy bridge: .numpy() / tf.convert_to_tensor ↔ numpy() / from_numpy
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+# """"""""""""""""""""""""""""""""""""""""""""""""""""""""""""""""""""""""
 # The same code on both sides: change the NumPy array, then look at the tensor. More on
 # what shares memory with NumPy: :ref:`Tensors, storage and views
 # <sphx_glr_auto_examples_30_reference_plot_20_tensors_and_storage.py>`.
@@ -982,7 +981,7 @@ def check_numpy_bridge(tf_out, torch_out):
 
 # %%
 # tf.identity ↔ clone()
-# ^^^^^^^^^^^^^^^^^^^^^
+# """""""""""""""""""""
 
 
 def tf_clone():
@@ -1020,10 +1019,10 @@ def check_clone(tf_out, torch_out):
 
 # %%
 # Shapes, dtypes and seeds
-# ------------------------
+# ^^^^^^^^^^^^^^^^^^^^^^^^
 #
 # x.shape and tf.shape(x) ↔ x.shape / size()
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+# """"""""""""""""""""""""""""""""""""""""""
 # Here the difference is a graph one: the TensorFlow function is traced once for any
 # number of rows.
 
@@ -1047,7 +1046,7 @@ def torch_shape():
 
 @cheatsheet.row(
     TYPES,
-    "x.shape and tf.shape(x) ↔ x.shape / size()",
+    "x.shape, tf.shape(x) ↔ x.shape, size()",
     tf=tf_shape,
     torch=torch_shape,
     note="PyTorch shapes are concrete ints. In a TF graph, x.shape is the static "
@@ -1064,7 +1063,7 @@ def check_shape(tf_out, torch_out):
 
 # %%
 # tf.cast ↔ .to(dtype), and type promotion
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+# """"""""""""""""""""""""""""""""""""""""
 
 
 def tf_cast():
@@ -1104,7 +1103,7 @@ def check_cast(tf_out, torch_out):
 
 # %%
 # Seeds: tf.random.Generator ↔ torch.Generator
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+# """"""""""""""""""""""""""""""""""""""""""""
 # Local generators, so the global seeds of this page stay as they are.
 
 
@@ -1141,12 +1140,12 @@ def check_seed(tf_x, torch_x):
 
 # %%
 # What a graph buys: save, recompute, custom gradients
-# ----------------------------------------------------
+# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
 # The section :ref:`what a graph buys <sphx_glr_auto_examples_35_payoffs_plot_10_save_and_load.py>`
 # teaches these three; each row here is the smallest version that runs.
 #
 # tf.saved_model ↔ torch.export: save, load
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+# """""""""""""""""""""""""""""""""""""""""
 
 
 def tf_save_load():
@@ -1185,7 +1184,7 @@ def torch_save_load():
 
 @cheatsheet.row(
     PAYOFFS,
-    "tf.saved_model ↔ torch.export: save, load",
+    "tf.saved_model.save ↔ torch.export.save",
     tf=tf_save_load,
     torch=torch_save_load,
     note="Both save the graph with its weights, and loading needs none of the Python "
@@ -1200,7 +1199,7 @@ def check_save_load(tf_y, torch_y):
 
 # %%
 # tf.recompute_grad ↔ checkpoint()
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+# """"""""""""""""""""""""""""""""
 
 
 def tf_recompute():
@@ -1239,7 +1238,7 @@ def check_recompute(tf_grad, torch_grad):
 
 # %%
 # tf.custom_gradient ↔ autograd.Function
-# ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+# """"""""""""""""""""""""""""""""""""""
 # Rounding has no useful gradient; the *straight-through* trick used in quantised training
 # rounds in the forward pass and passes the gradient through unchanged.
 
@@ -1297,23 +1296,33 @@ def check_custom_gradient(tf_grad, torch_grad):
 
 
 # %%
-# The cheatsheet
-# --------------
-# Every row above, as one table: the code as it ran and what it returned, under a line
-# that says how the two frameworks differ and what the build checked.
+# Every row passed
+# ^^^^^^^^^^^^^^^^
+# Each row's check compared the two frameworks' results, and every row above passed.
+# The picture shows a few of them at a glance, TensorFlow left and PyTorch right.
 print(f"{len(cheatsheet.rows)} rows ran in both frameworks and passed their checks.")
 print(sidebyside.parity_report())
-cheatsheet.table()
+glance = cheatsheet.figure(
+    [
+        "tf.Variable ↔ requires_grad",
+        "tf.stop_gradient ↔ detach()",
+        "tf.expand_dims ↔ unsqueeze",
+        "tf.concat ↔ torch.cat",
+        "tf.identity ↔ clone()",
+    ]
+)
+# sphinx_gallery_thumbnail_number = 1
 
 # %%
-# A compact version to print
-# --------------------------
-# Every row on one A4 landscape page: the commented lines of each side and how the two
-# differ, as one self-contained HTML file (inline styles, nothing fetched from the
-# network). The link below carries the whole file in its address (a ``data:`` URL), so
-# it works offline and needs no file beside this page. If you run this script yourself,
-# ``cheatsheet.compact().html`` is the file's text, to save with ``pathlib.Path``.
-cheatsheet.compact(filename="tensor_cheatsheet.html")
+# The cheatsheet
+# --------------
+# Each row names the operation on both sides and says how the two differ, over the lines
+# that matter: the commented ones. Under each row, the whole code as it ran, what it
+# returned when this page was built, and what its check proved are folded away. The link
+# above the table saves every row as one self-contained HTML page to print on one A4
+# landscape sheet; if you run this script yourself, ``cheatsheet.compact().html`` is that
+# page's text.
+cheatsheet.table(printable="tensor_cheatsheet.html")
 
 # %%
 # What to take away
@@ -1327,6 +1336,10 @@ cheatsheet.compact(filename="tensor_cheatsheet.html")
 # * In a TensorFlow graph, ask ``tf.shape`` for sizes, and leave ``.numpy()`` and
 #   ``float()`` to eager code (in a ``tf.function``, AutoGraph turns ``float()`` into a
 #   tensor cast).
+#
+# Most rows follow the list of everyday operations in one of the source posts credited
+# on :ref:`sources`; where that list was wrong (the shape of ``backward``'s ``gradient``,
+# ``torch.from_num``), the row shows what really happens.
 #
 # References: ``tf.Variable``, ``tf.GradientTape``, ``tf.stop_gradient``,
 # ``tf.gradients``, ``tf.device``, ``tf.slice``, ``tf.transpose``, ``tf.squeeze``,

@@ -28,6 +28,7 @@ and checked each row runs first, in the collapsed section just before the table.
 # device row uses the GPU, when there is one.
 import io
 import tempfile
+import warnings
 
 import sidebyside
 from sidebyside.cheatsheet import Cheatsheet, refused
@@ -1189,12 +1190,19 @@ def torch_save_load():
     torch=torch_save_load,
     note="Both save the graph with its weights, and loading needs none of the Python "
     "that made it. TF keeps one graph per input signature; torch.export keeps one graph "
-    "whose sizes may be symbolic. torch.jit.save (TorchScript) is the legacy way.",
+    "whose sizes may be symbolic. torch.jit.save (TorchScript) is deprecated: it warns "
+    "to switch to torch.export.",
 )
 def check_save_load(tf_y, torch_y):
-    """Same outputs after loading, for a batch size other than the traced one."""
+    """Same outputs after loading, for a batch size other than the traced one;
+    torch.jit.save warns that it is deprecated."""
     sidebyside.assert_close(tf_y, torch_y, what="reloaded x * w")
     sidebyside.assert_close(torch_y, [[1.0, 2.0]] * 5, what="x * w")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        torch.jit.save(torch.jit.script(torch.nn.Identity()), io.BytesIO())
+    said = [str(w.message) for w in caught if "jit.save" in str(w.message)]
+    assert any("deprecated" in m for m in said), "torch.jit.save warns it is deprecated"
 
 
 # %%
@@ -1280,7 +1288,9 @@ def torch_custom_gradient():
     torch=torch_custom_gradient,
     note="TF decorates a function that returns its value and its gradient function; "
     "PyTorch subclasses Function with a static forward and backward, called through "
-    "apply(). Without them, rounding gives no gradient (TF: None) or zeros (PyTorch).",
+    "apply(). Without them, rounding gives no gradient (TF: None) or zeros (PyTorch). "
+    "For an op that torch.compile and torch.export must keep whole, without tracing "
+    "into it, PyTorch has torch.library.custom_op with register_autograd.",
 )
 def check_custom_gradient(tf_grad, torch_grad):
     """Same gradient, [1, 3]; plain rounding gives None in TF and zeros in PyTorch."""
@@ -1353,4 +1363,5 @@ cheatsheet.table(printable="tensor_cheatsheet.html")
 # ``torch.Tensor.t``, ``torch.Tensor.permute``, ``torch.Tensor.squeeze``,
 # ``torch.nn.Embedding``, ``torch.stack``, ``torch.cat``, ``torch.Tensor.div``,
 # ``torch.Tensor.view``, ``torch.from_numpy``, ``torch.Tensor.clone``, ``torch.export.export``,
-# ``torch.utils.checkpoint.checkpoint``, ``torch.autograd.Function``.
+# ``torch.utils.checkpoint.checkpoint``, ``torch.autograd.Function``,
+# ``torch.library.custom_op``.

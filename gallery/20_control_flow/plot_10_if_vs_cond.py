@@ -281,14 +281,20 @@ print(sidebyside.wrap(code[end], hang="    "))
 # Going deeper: control flow v2, and TensorFlow 1's ``Switch`` and ``Merge``
 # --------------------------------------------------------------------------
 # The functional ``StatelessIf`` (or ``If``) with its branches as functions is what TensorFlow
-# calls :term:`control flow v2`. TensorFlow 2 uses it in ``tf.compat.v1`` graphs too, and a
-# branch with a side effect, such as a random number, turns ``StatelessIf`` into ``If``. The
-# source post ran TensorFlow 1, whose ``tf.cond`` built no ``If`` at all: a ``Switch`` operation
-# sends a tensor to one of its two outputs, depending on ``pred``, the branches' operations sit
-# in the main graph, and a ``Merge`` forwards whichever result arrives. TensorFlow 2 still has
-# that implementation behind ``tf.compat.v1.disable_control_flow_v2()``, a process-wide switch,
-# so we turn it back on in a ``finally``. The same ``tf.cond`` then gives ``Switch``, ``Merge``
-# and both ``MatMul`` operations in the main graph (and the same numbers: checked below).
+# calls :term:`control flow v2`. TensorFlow 2 uses it in ``tf.compat.v1`` graphs too, and a branch
+# with a side effect, such as a random number, turns ``StatelessIf`` into ``If``. The source post
+# ran TensorFlow 1 (its names, such as ``tf.placeholder`` and ``tf.Session``, are gone from
+# TensorFlow 2's main namespace and live on in ``tf.compat.v1``), and TensorFlow 1's ``tf.cond``
+# built no ``If`` at all: a ``Switch`` operation sends a tensor to one of its two outputs,
+# depending on ``pred``, the branches' operations sit in the main graph, and a ``Merge`` forwards
+# whichever result arrives. TensorFlow 2 still has that implementation behind
+# ``tf.compat.v1.disable_control_flow_v2()``, a process-wide switch, so we turn it back on in a
+# ``finally``. The same ``tf.cond`` then gives ``Switch``, ``Merge`` and both ``MatMul``
+# operations in the main graph (and the same numbers: checked below).
+tf1_names = ["placeholder", "Session", "random_uniform", "global_variables_initializer"]
+print("the post's names in tf:", [n for n in tf1_names if hasattr(tf, n)])
+in_v1 = [n for n in tf1_names if hasattr(tf.compat.v1, n)]
+print("in tf.compat.v1:", len(in_v1), "of", len(tf1_names))
 print("control flow v2:", tf.compat.v1.control_flow_v2_enabled())
 with tf.Graph().as_default():  # a side effect in a branch: If
     flip = tf.compat.v1.placeholder(tf.bool, shape=())
@@ -330,6 +336,7 @@ assert failed
 assert "StatelessIf" in traced_ops and "MatMul" not in traced_ops
 assert "StatelessIf" not in python_ops and python_ops.count("MatMul") == 1
 assert branch_tf.experimental_get_tracing_count() == 3  # 1 for tensors, 1 per Python value
+assert not any(hasattr(tf, n) for n in tf1_names) and in_v1 == tf1_names
 assert "If" in stateful and "StatelessIf" not in stateful
 assert {"Switch", "Merge", "MatMul"} <= set(v1_ops) and "StatelessIf" not in v1_ops
 assert tf.compat.v1.control_flow_v2_enabled() == v2_was_on

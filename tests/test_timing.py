@@ -5,6 +5,7 @@ from sidebyside.benchmark import (
     check_outputs,
     compare,
     differ,
+    direction,
     duration,
     fastest,
     first_call_table,
@@ -14,13 +15,17 @@ from sidebyside.benchmark import (
     measured,
     per_step,
     pin_threads,
+    plot_steps,
+    process_threads,
+    say,
     step_table,
+    styles,
     table,
     time_variants,
     time_workloads,
     warmup_table,
 )
-from sidebyside.timing import Timing, settle, time_each
+from sidebyside.timing import NOISY, Timing, gc_paused, settle, time_each
 
 import pytest
 
@@ -164,8 +169,9 @@ def test_a_gap_within_the_spreads_is_a_tie():
     results = {"a": a, "b": b, "c": c, "off": "not run: budget"}
     assert fastest(results) == ["a", "b"]
     assert fastest({"a": a, "c": c}) == ["a"]
-    assert compare(results, "b", "a") == "as fast as a within the spread (1.08×)"
-    assert compare(results, "c", "a") == "1.50× as long as a"
+    assert compare(results, "b", "a") == "as fast as a within the spreads (1.08× ±9%)"
+    assert compare(results, "c", "a") == "1.50× ±6% as long as a"  # ±(5% + 0.7%)
+    assert direction(c, a) == 1 and direction(a, c) == -1 and direction(a, b) == 0
 
 
 def test_a_variant_not_run_or_failing_says_why_and_the_others_still_run():
@@ -223,10 +229,10 @@ def test_per_step_and_compare_read_the_medians():
         "slow": steady(5e-3),
         "off": "not run: budget",
     }
-    assert per_step(results, "graph") == "1.00 ms"
+    assert per_step(results, "graph") == "1.00 ms ±0.0%"  # every reading carries its spread
     assert per_step(results, "off") == "not measured"
-    assert compare(results, "graph", "eager") == "2.00× faster than eager"
-    assert compare(results, "slow", "eager") == "2.50× as long as eager"
+    assert compare(results, "graph", "eager") == "2.00× ±0% faster than eager"
+    assert compare(results, "slow", "eager") == "2.50× ±0% as long as eager"
     assert compare(results, "off", "eager") == "not comparable with eager"
     assert compare(results, "graph", "off") == "not comparable with off"
 
@@ -257,6 +263,16 @@ def test_step_table_shows_median_spread_ratio_and_why_a_variant_is_missing():
     assert "1.00× (tie)" in step_table(tie, ["eager", "graph"], reference="eager", caption="")
 
 
+def test_noisy_means_one_threshold_in_the_timing_and_in_the_table():
+    wide = Timing(first=0.0, samples=(1e-3,), rounds=(0.95e-3, 1.05e-3))  # ±5 %: above 3 %
+    assert wide.spread == pytest.approx(0.05) and NOISY == 0.10 and not wide.noisy
+    page = step_table({"w": {"a": wide}}, ["a"], reference="a", caption="", target=0.03)
+    assert "noisy<" not in page and "a spread above 10%" in page
+    over = Timing(first=0.0, samples=(1e-3,), rounds=(0.85e-3, 1.15e-3))
+    assert over.noisy and "<br>noisy" in step_table({"w": {"a": over}}, ["a"], reference="a",
+                                                    caption="")
+
+
 def test_warmup_table_shows_calls_extra_time_and_unsettled():
     slow = Timing(first=0.0, samples=(1e-3,), warmup=(0.5, 1e-3, 1e-3), settled=False)
     page = warmup_table({"w": {"a": slow, "b": "not run: x"}}, ["a", "b"], caption="")
@@ -267,6 +283,7 @@ def test_first_call_table_shows_the_first_call():
     page = first_call_table({"w": {"eager": 0.25, "compiled": "failed: OSError: x"}},
                             ["eager", "compiled", "absent"], caption="first")
     assert "<tr><td>w</td><td>0.25 s</td><td>failed</td><td>not run</td></tr>" in page
+    assert "<li>compiled on w: failed: OSError: x</li>" in page  # why, under the table
 
 
 def test_fresh_python_runs_in_a_new_process_with_pinned_threads():
@@ -313,14 +330,17 @@ def test_pin_threads_says_what_the_environment_set_once_the_runtime_runs(monkeyp
     for variable in ("TF_NUM_INTRAOP_THREADS", "TF_NUM_INTEROP_THREADS"):
         monkeypatch.setenv(variable, "7")
     tf_pools, config = pin_threads(7)
-    assert tf_pools == "7 each (TF_NUM_INTRAOP_THREADS and TF_NUM_INTEROP_THREADS)"
-    assert config.intra_op_parallelism_threads == config.inter_op_parallelism_threads == 7
+    assert tf_pools == "7 (TF_NUM_INTRAOP_THREADS, TF_NUM_INTEROP_THREADS)"
+    # a session's own inter-op pool: the only pool a later session's ConfigProto can size
+    assert [pool.num_threads for pool in config.session_inter_op_thread_pool] == [7]
     assert capsys.readouterr().out.splitlines() == [
         "On this machine (threads):",
         "  PyTorch, every variant: 7 (set while timing)",
-        "  TF2 eager and tf.function pools: 7 each "
-        "(TF_NUM_INTRAOP_THREADS and TF_NUM_INTEROP_THREADS)",
-        "  TF1 sessions: 7 per pool (ConfigProto)",
+        "  TensorFlow's intra-op pool, one per process: 7 "
+        "(TF_NUM_INTRAOP_THREADS, TF_NUM_INTEROP_THREADS)",
+        "  eager and tf.function's inter-op pool: 7 "
+        "(TF_NUM_INTRAOP_THREADS, TF_NUM_INTEROP_THREADS)",
+        "  each TF1 session's own inter-op pool: 7 (its ConfigProto)",
     ]
     monkeypatch.delenv("TF_NUM_INTEROP_THREADS")
     assert pin_threads(7, show=False)[0] == "not pinned"
@@ -369,3 +389,83 @@ def test_check_outputs_compares_losses_and_gradients_with_the_reference():
     outputs["w"]["off"] = (np.float32(1.0), [np.full(2, 2.0, np.float32)])
     with pytest.raises(AssertionError, match="w, off: gradient"):
         check_outputs(outputs, "ref", rtol=1e-4)
+
+
+def test_garbage_collection_is_paused_while_the_clock_runs():
+    import gc
+
+    seen = []  # whether garbage collection was on at each clock read
+
+    def clock():
+        seen.append(gc.isenabled())
+        return float(len(seen))
+
+    time_call(lambda: None, warmup=1, repeat=2, clock=clock)
+    time_each([lambda: None], clock=clock)
+    settle(lambda: None, window=1, clock=clock)
+    time_variants({"a": (lambda: lambda: None, None)}, min_rounds=1, max_rounds=1,
+                  settle_seconds=100, clock=clock)
+    assert len(seen) > 10 and not any(seen)
+    assert gc.isenabled()  # on again after
+    gc.disable()
+    try:
+        with gc_paused():
+            pass
+        assert not gc.isenabled()  # left off when it was off
+    finally:
+        gc.enable()
+
+
+def test_say_prints_a_machine_block_of_wrapped_items(capsys):
+    say(["one " * 30, "two"], width=40)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "On this machine (timed):"
+    assert lines[1].startswith("  - one") and lines[2].startswith("    one")
+    assert lines[-1] == "  - two" and all(len(line) <= 40 for line in lines)
+
+
+def test_styles_tell_the_frameworks_apart_by_colour_and_the_variants_by_marker():
+    from sidebyside.graphs import TF_COLOR, TORCH_COLOR
+
+    style = styles(["PyTorch eager", "TorchScript", "TF2 eager", "tf.function"])
+    assert style["PyTorch eager"]["color"] == style["TorchScript"]["color"] == TORCH_COLOR
+    assert style["TF2 eager"]["color"] == style["tf.function"]["color"] == TF_COLOR
+    markers = {s["marker"] for s in style.values()}
+    assert len(markers) == 4  # no two variants look alike without colour
+
+
+def test_plot_steps_draws_one_panel_per_workload():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    results = {"small": {"eager": steady(1e-3), "tf.function": "not run: x"},
+               "large": {"eager": steady(2e-3), "tf.function": steady(1e-3)}}
+    figure = plot_steps(results, ["eager", "tf.function"], title="t")
+    assert [ax.get_title() for ax in figure.axes] == ["small", "large"]
+
+
+def test_a_later_tf1_session_shares_the_pools_unless_it_asks_for_its_own():
+    """What the benchmark page shows: ConfigProto's counts size no pool for a session opened
+    after the pools exist; an inter-op pool of its own is made."""
+    import numpy as np
+    import tensorflow as tf
+
+    if process_threads() is None:
+        pytest.skip("this system does not say how many threads a process runs")
+    tf1 = tf.compat.v1
+    tf.constant(0.0)  # the runtime, and the intra-op pool, exist
+
+    def new_threads(config):
+        graph = tf.Graph()
+        with graph.as_default():
+            x = tf1.placeholder(tf.float32, (64, 64))
+            y = tf.reduce_sum(x @ x)
+        before = process_threads()
+        with tf1.Session(graph=graph, config=config) as session:
+            session.run(y, {x: np.ones((64, 64), np.float32)})
+            return process_threads() - before
+
+    new_threads(tf1.ConfigProto())  # the sessions' shared pool exists from here on
+    asked = tf1.ConfigProto(intra_op_parallelism_threads=6, inter_op_parallelism_threads=6)
+    assert new_threads(asked) < 6
+    assert new_threads(tf1.ConfigProto(session_inter_op_thread_pool=[{"num_threads": 6}])) >= 6

@@ -15,11 +15,12 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from sidebyside.parity import assert_close
-from sidebyside.timing import Timing, settle
+from sidebyside.timing import NOISY, Timing, gc_paused, settle
 
 #: What one variant measured, or a sentence saying why it has no timing ("not run: ...",
 #: "failed: ..."); the part before the first colon is what a table cell shows.
@@ -53,6 +54,10 @@ def time_variants(
     variant stops after ``min_rounds`` once its spread (half the range of its round medians,
     :attr:`Timing.spread`) is at most ``target``, and all stop after ``max_rounds``.
     A variant whose building or cold call raises gets ``"failed: Type: message"`` (first line).
+    Garbage collection is paused while the clock runs (:func:`~sidebyside.timing.gc_paused`).
+    On a GPU, ``sync`` runs before the clock is read, around a sample's ``number`` calls: they
+    are queued back to back, so a sample measures throughput (the larger of launching a call
+    and running it), not one call's latency.
 
     Returns ``({name: Timing or str}, {name: what one more call of its step returned})``.
     """
@@ -65,11 +70,12 @@ def time_variants(
         make, sync = variant
         wait = sync or (lambda: None)
         try:
-            start = clock()
-            run = make()
-            run()
-            wait()
-            first = clock() - start
+            with gc_paused():
+                start = clock()
+                run = make()
+                run()
+                wait()
+                first = clock() - start
             warmup, settled = settle(run, sync=sync, max_seconds=settle_seconds, clock=clock)
         except Exception as error:  # the reason is shown; nothing is dropped silently
             results[name] = f"failed: {type(error).__name__}: {error}".splitlines()[0]
@@ -87,12 +93,13 @@ def time_variants(
             r["run"]()  # untimed: the other variants ran since its last turn
             batch = []
             for _ in range(r["per_round"]):
-                r["wait"]()
-                start = clock()
-                for _ in range(r["number"]):
-                    r["run"]()
-                r["wait"]()
-                batch.append((clock() - start) / r["number"])
+                with gc_paused():
+                    r["wait"]()
+                    start = clock()
+                    for _ in range(r["number"]):
+                        r["run"]()
+                    r["wait"]()
+                    batch.append((clock() - start) / r["number"])
             r["samples"].extend(batch)
             r["rounds"].append(statistics.median(batch))
     for name, r in runs.items():
@@ -121,39 +128,75 @@ def torch_threads(count: int):
         torch.set_num_threads(before)
 
 
-#: The environment variables that size TensorFlow's two global thread pools.
+#: The environment variables that size TensorFlow's intra-op and inter-op thread pools.
 TF_POOLS = ("TF_NUM_INTRAOP_THREADS", "TF_NUM_INTEROP_THREADS")
 
 
 def pin_threads(threads: int, *, show: bool = True):
     """Pin TensorFlow to ``threads`` threads per pool; return ``(tf_pools, session_config)``.
 
-    Eager TensorFlow and ``tf.function`` use TensorFlow's global pools, which
-    ``tf.config.threading`` sizes only before the runtime starts. Where it has not started,
-    they are sized here (``tf_pools`` is ``"N each (set by this page)"``); where it has,
-    ``tf_pools`` says whether :data:`TF_POOLS` set them to ``threads``
-    (``"N each (TF_NUM_INTRAOP_THREADS and TF_NUM_INTEROP_THREADS)"``) or ``"not pinned"``.
-    ``session_config`` is a ``tf.compat.v1.ConfigProto`` with ``threads`` threads per pool, for
-    TensorFlow 1 sessions. PyTorch is left alone (:func:`torch_threads` pins it while timing).
-    With ``show``, prints the block ``On this machine (threads):`` that says all three.
+    What sizes which pool: TensorFlow runs the work *inside* an op on one intra-op pool for the
+    whole process, sized once, when its first device is made, by whoever comes first: the eager
+    runtime (sized by ``tf.config.threading`` before it starts, else ``TF_NUM_INTRAOP_THREADS``)
+    or a TensorFlow 1 session (its ``ConfigProto``). Eager ops and ``tf.function`` run
+    independent ops on the eager runtime's inter-op pool (``tf.config.threading``, else
+    ``TF_NUM_INTEROP_THREADS``). TensorFlow 1 sessions share one more inter-op pool, sized by
+    the first session's ``ConfigProto``; a later session's counts are ignored unless it asks for
+    a pool of its own (``session_inter_op_thread_pool``).
+
+    So this sizes the eager runtime's pools where it has not started, and starts it, so that its
+    devices, and with them the intra-op pool, come before any session (``tf_pools`` is
+    ``"N (set by this page)"``); where it had started, ``tf_pools`` says whether
+    :data:`TF_POOLS` set both to ``threads`` (``"N (TF_NUM_INTRAOP_THREADS,
+    TF_NUM_INTEROP_THREADS)"``) or ``"not pinned"``. ``session_config`` is a
+    ``tf.compat.v1.ConfigProto`` that gives each session an inter-op pool of its own with
+    ``threads`` threads. PyTorch is left alone (:func:`torch_threads` pins it while timing).
+    With ``show``, prints the block ``On this machine (threads):`` that says all of it.
     """
     import tensorflow as tf
 
     try:
         tf.config.threading.set_intra_op_parallelism_threads(threads)
         tf.config.threading.set_inter_op_parallelism_threads(threads)
-        tf_pools = f"{threads} each (set by this page)"
+        tf.config.list_logical_devices("CPU")  # starts the runtime: its devices come first
+        tf_pools = f"{threads} (set by this page)"
     except RuntimeError:  # the runtime started before this page
         pinned = {os.environ.get(variable) for variable in TF_POOLS} == {str(threads)}
-        tf_pools = f"{threads} each ({' and '.join(TF_POOLS)})" if pinned else "not pinned"
-    session_config = tf.compat.v1.ConfigProto(intra_op_parallelism_threads=threads,
-                                              inter_op_parallelism_threads=threads)
+        tf_pools = f"{threads} ({', '.join(TF_POOLS)})" if pinned else "not pinned"
+    session_config = tf.compat.v1.ConfigProto(
+        session_inter_op_thread_pool=[{"num_threads": threads}]
+    )
     if show:
         print("On this machine (threads):")
         print("  PyTorch, every variant:", threads, "(set while timing)")
-        print("  TF2 eager and tf.function pools:", tf_pools)
-        print("  TF1 sessions:", threads, "per pool (ConfigProto)")
+        print("  TensorFlow's intra-op pool, one per process:", tf_pools)
+        print("  eager and tf.function's inter-op pool:", tf_pools)
+        print("  each TF1 session's own inter-op pool:", threads, "(its ConfigProto)")
     return tf_pools, session_config
+
+
+def process_threads() -> int | None:
+    """How many operating-system threads this process runs now (``/proc`` on Linux, else psutil
+    where it is installed), or ``None`` where neither can tell."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        pass
+    try:
+        import psutil
+    except ImportError:
+        return None
+    return psutil.Process().num_threads()
+
+
+def load() -> str | None:
+    """``"load average 1.23 over the last minute, 2 logical cores"``, or ``None`` where the
+    system does not say (Windows): how busy the machine was around a timing."""
+    try:
+        one_minute = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return None
+    return f"load average {one_minute:.2f} over the last minute, {os.cpu_count()} logical cores"
 
 
 def gpu_syncs(torch_device: str, tf_device: str) -> tuple[Sync, Sync]:
@@ -271,29 +314,46 @@ def measured(results: Mapping[str, Result]) -> dict[str, Timing]:
     return {name: r for name, r in results.items() if isinstance(r, Timing)}
 
 
+def with_spread(timing: Timing) -> str:
+    """``1.23 ms ±4.5%``: the median and its spread."""
+    return f"{duration(timing.median)} ±{timing.spread:.1%}"
+
+
 def per_step(results: Mapping[str, Result], name: str) -> str:
-    """The median time per step of variant ``name``, or ``not measured``."""
+    """The median time per step of variant ``name`` with its spread (``1.23 ms ±4.5%``), or
+    ``not measured``."""
     timing = measured(results).get(name)
-    return duration(timing.median) if timing else "not measured"
+    return with_spread(timing) if timing else "not measured"
 
 
 def differ(a: Timing, b: Timing) -> bool:
-    """True when the medians are further apart than their spreads reach: a real difference."""
+    """True when the gap between the medians exceeds the sum of their spreads (each spread a
+    fraction of its own median): a difference beyond the spreads. Otherwise they tie."""
     return abs(a.median - b.median) > a.median * a.spread + b.median * b.spread
 
 
+def direction(a: Timing, b: Timing) -> int:
+    """``1`` where ``a`` takes longer than ``b`` beyond the spreads, ``-1`` where it is faster,
+    ``0`` where they tie (:func:`differ`)."""
+    if not differ(a, b):
+        return 0
+    return 1 if a.median > b.median else -1
+
+
 def compare(results: Mapping[str, Result], name: str, reference: str) -> str:
-    """``2.00× as long as REFERENCE``, ``1.50× faster than REFERENCE``, or, where the gap is
-    within the spreads, ``as fast as REFERENCE within the spread (1.02×)``."""
+    """``2.00× ±5% as long as REFERENCE``, ``1.50× ±3% faster than REFERENCE``, or, where the gap
+    is within the spreads, ``as fast as REFERENCE within the spreads (1.02× ±6%)``. The ratio's
+    spread is the sum of the two timings' spreads."""
     timed = measured(results)
     if name not in timed or reference not in timed:
         return f"not comparable with {reference}"
     ratio = timed[name].median / timed[reference].median
+    spread = f"±{timed[name].spread + timed[reference].spread:.0%}"
     if not differ(timed[name], timed[reference]):
-        return f"as fast as {reference} within the spread ({ratio:.2f}×)"
+        return f"as fast as {reference} within the spreads ({ratio:.2f}× {spread})"
     if ratio >= 1:
-        return f"{ratio:.2f}× as long as {reference}"
-    return f"{1 / ratio:.2f}× faster than {reference}"
+        return f"{ratio:.2f}× {spread} as long as {reference}"
+    return f"{1 / ratio:.2f}× {spread} faster than {reference}"
 
 
 def fastest(results: Mapping[str, Result]) -> list[str]:
@@ -340,6 +400,16 @@ def bullets(sentences: Iterable[str]) -> HTML:
     return HTML("<ul>" + "".join(f"<li>{_escape(s)}</li>" for s in sentences) + "</ul>")
 
 
+def say(sentences: Iterable[str], *, condition: str = "timed", width: int = 80) -> None:
+    """Print sentences read from timings as the block ``On this machine (timed):``, each a
+    ``- `` item wrapped to ``width`` (the lines that differ by machine, set aside when runs on
+    other machines are compared)."""
+    print(f"On this machine ({condition}):")
+    for sentence in sentences:
+        print(textwrap.fill(" ".join(sentence.split()), width, initial_indent="  - ",
+                            subsequent_indent="    "))
+
+
 def _short(result: str) -> str:
     return result.split(":")[0]  # "not run: why" -> "not run"
 
@@ -364,10 +434,13 @@ def step_table(
 ) -> HTML:
     """Steady state: a row per workload, a column per variant.
 
-    A cell holds the median, the spread, the ratio to ``reference`` on the same workload (``=``
-    after it when the two do not differ beyond their spreads), and ``noisy`` when the spread
-    exceeds ``target``. A variant without a timing shows ``not run`` or ``failed``, and a note
-    under the table says on which workloads and why.
+    A cell holds the median, the spread, the ratio to ``reference`` on the same workload
+    (``(tie)`` after it when the two do not differ beyond their spreads), and ``noisy`` when
+    the spread exceeds :data:`~sidebyside.timing.NOISY` (:attr:`Timing.noisy`, the one
+    threshold of the site). ``target`` is accepted for callers written before, and unused:
+    :func:`time_variants` aims at it, but a spread between ``target`` and ``NOISY`` is shown,
+    not flagged. A variant without a timing shows ``not run`` or ``failed``, and a note under
+    the table says on which workloads and why.
     """
 
     def cell(by_variant: Mapping[str, Result], name: str) -> str:
@@ -378,13 +451,13 @@ def step_table(
         if isinstance(base, Timing) and name != reference:
             tie = "" if differ(result, base) else " (tie)"
             ratio = f" · {result.median / base.median:.2f}×{tie}"
-        noisy = "\nnoisy" if result.spread > target else ""
+        noisy = "\nnoisy" if result.noisy else ""
         return f"{duration(result.median)}\n±{result.spread:.1%}{ratio}{noisy}"
 
     notes = _reasons(results)
     notes.append(
         f"±: half the range of the round medians. (tie): the gap to {reference} is within "
-        f"the spreads. noisy: the spread stayed above {target:.0%} after the last round."
+        f"the spreads. noisy: a spread above {NOISY:.0%}, too wide to read much into."
     )
     rows = [[w, *(cell(by, name) for name in variants)] for w, by in results.items()]
     return table(caption, ["workload", *variants], rows, notes)
@@ -416,12 +489,85 @@ def first_call_table(
     *,
     caption: str,
 ) -> HTML:
-    """First calls in seconds (or why there is none): a row per workload, a column per
-    variant."""
+    """First calls in seconds (or why there is none, ``"failed: why"``, explained in a note
+    under the table): a row per workload, a column per variant."""
 
     def cell(result: float | str) -> str:
         return _short(result) if isinstance(result, str) else duration(result)
 
     rows = [[w, *(cell(by.get(name, "not run")) for name in variants)]
             for w, by in first_calls.items()]
-    return table(caption, ["workload", *variants], rows)
+    return table(caption, ["workload", *variants], rows, _reasons(first_calls))
+
+
+#: Markers and line styles, in order, for the variants of one framework: the colour says which
+#: framework (:data:`sidebyside.graphs.TF_COLOR`, :data:`~sidebyside.graphs.TORCH_COLOR`), the
+#: marker and line style which variant, so that neither colour alone carries the difference.
+_MARKERS = {"tf": ("s", "v", "P", "X", "D"), "torch": ("o", "^", "d", "*", "h")}
+_LINES = ("-", "--", "-.", ":", (0, (1, 4)))
+
+
+def is_tensorflow(name: str) -> bool:
+    """Whether a variant's name says TensorFlow (``TF…``, ``tf.…``); the others are PyTorch's."""
+    return name.startswith(("TF", "tf.", "TensorFlow"))
+
+
+def styles(names: Sequence[str]) -> dict[str, dict]:
+    """``{name: matplotlib keywords}``: the framework's colour, and a marker and line style of
+    its own for each variant of that framework, in the order given."""
+    from sidebyside.graphs import TF_COLOR, TORCH_COLOR
+
+    seen = {"tf": 0, "torch": 0}
+    out = {}
+    for name in names:
+        side = "tf" if is_tensorflow(name) else "torch"
+        index, seen[side] = seen[side], seen[side] + 1
+        out[name] = dict(color=TF_COLOR if side == "tf" else TORCH_COLOR,
+                         marker=_MARKERS[side][index % 5], linestyle=_LINES[index % 5])
+    return out
+
+
+def plot_steps(
+    results: Mapping[str, Mapping[str, Result]], variants: Sequence[str], *, title: str
+):
+    """A dot plot per workload, side by side: each variant's median time per step (log scale)
+    with its spread as an error bar, in its framework's colour and marker. Returns the figure."""
+    import matplotlib.pyplot as plt
+
+    style = styles(variants)
+    figure, axes = plt.subplots(1, len(results), figsize=(3.4 * len(results), 3.6),
+                                sharey=True, squeeze=False)
+    for ax, (workload, by_variant) in zip(axes[0], results.items(), strict=True):
+        timed = measured(by_variant)
+        for row, name in enumerate(variants):
+            if name in timed:
+                t = timed[name]
+                keywords = {k: v for k, v in style[name].items() if k != "linestyle"}
+                ax.errorbar([t.median * 1e3], [row], xerr=[[t.median * t.spread * 1e3],
+                            [t.median * t.spread * 1e3]], markersize=8, capsize=3,
+                            **keywords)
+        ax.set_xscale("log")
+        ax.set_title(workload, fontsize=11)
+        ax.set_xlabel("ms per step (log)")
+        ax.grid(axis="x", alpha=0.3)
+    axes[0][0].set_yticks(range(len(variants)), variants)
+    axes[0][0].invert_yaxis()
+    figure.suptitle(title, fontsize=12)
+    figure.tight_layout()
+    return figure
+
+
+def plot_series(
+    ax, series: Mapping[str, tuple[Sequence[float], Sequence[float]]], *, xlabel: str,
+    ylabel: str, title: str, log: bool = True,
+):
+    """Lines on ``ax``, one per ``{name: (xs, ys)}``, in each variant's framework colour, marker
+    and line style (:func:`styles`), with a legend."""
+    style = styles(list(series))
+    for name, (xs, ys) in series.items():
+        ax.plot(xs, ys, label=name, markersize=6, **style[name])
+    if log:
+        ax.set_yscale("log")
+    ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)

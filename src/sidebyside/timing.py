@@ -1,11 +1,34 @@
-"""Timing a step the same way on every page: warm-up, repeats, synchronised clock reads."""
+"""Timing a step the same way on every page: warm-up, repeats, synchronised clock reads.
+
+Garbage collection is paused while the clock runs (as :mod:`timeit` does), so that a collection
+the step did not cause is not charged to it; it runs between the timed stretches.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import statistics
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+
+#: A spread above this fraction of the median marks a timing as *noisy* (:attr:`Timing.noisy`),
+#: everywhere on the site: in the benchmark tables and wherever a page prints "noisy".
+NOISY = 0.10
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """Garbage collection off in the block (as :mod:`timeit` does while it times), on again after
+    it if it was on before."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 @dataclass(frozen=True)
@@ -32,9 +55,12 @@ class Timing:
         """Relative uncertainty of the median (0.05 means ±5 %).
 
         With two or more rounds: half the range of the round medians, so that a slow moment of
-        the machine during one round widens it (with 5 rounds, the median of another run falls
-        outside that range with a chance of about 2 × 0.5⁵ = 6 %). Otherwise half the
-        interquartile range of the samples.
+        the machine during one round widens it. If the rounds were independent draws, the true
+        median would fall outside the range of 5 round medians with a chance of 2 × 0.5⁵ ≈ 6 %,
+        and another run's median (one more draw) with a chance of 2 / (5 + 1) ≈ 33 %: the range
+        says where the median is, not where the next run lands. Rounds on a busy machine are not
+        independent either, so read these chances as optimistic. With fewer than two rounds:
+        half the interquartile range of the samples.
         """
         if not self.median:
             return 0.0
@@ -45,8 +71,8 @@ class Timing:
 
     @property
     def noisy(self) -> bool:
-        """True when the spread exceeds 10 % of the median."""
-        return self.spread > 0.10
+        """True when the spread exceeds :data:`NOISY` (10 %) of the median."""
+        return self.spread > NOISY
 
     @property
     def warmup_extra(self) -> float:
@@ -66,26 +92,31 @@ def time_call(
     """Time ``fn()``: once cold, ``warmup`` untimed calls, then ``repeat`` samples of ``number`` calls.
 
     ``sync`` runs before every clock read (pass ``torch.cuda.synchronize`` on a GPU, where kernels
-    run asynchronously and the clock would otherwise stop before the work does).
+    run asynchronously and the clock would otherwise stop before the work does). On a GPU a
+    sample of ``number`` > 1 calls therefore measures calls queued back to back: the larger of
+    the host's time to launch one and the GPU's time to run it, not one call's latency.
+    Garbage collection is paused during each timed stretch (:func:`gc_paused`).
     """
     sync = sync or (lambda: None)
 
-    sync()
-    start = clock()
-    fn()
-    sync()
-    first = clock() - start
+    with gc_paused():
+        sync()
+        start = clock()
+        fn()
+        sync()
+        first = clock() - start
 
     for _ in range(warmup):
         fn()
     samples = []
     for _ in range(repeat):
-        sync()
-        start = clock()
-        for _ in range(number):
-            fn()
-        sync()
-        samples.append((clock() - start) / number)
+        with gc_paused():
+            sync()
+            start = clock()
+            for _ in range(number):
+                fn()
+            sync()
+            samples.append((clock() - start) / number)
     return Timing(first=first, samples=tuple(samples))
 
 
@@ -109,11 +140,12 @@ def settle(
     sync = sync or (lambda: None)
     seconds: list[float] = []
     while True:
-        sync()
-        start = clock()
-        fn()
-        sync()
-        seconds.append(clock() - start)
+        with gc_paused():
+            sync()
+            start = clock()
+            fn()
+            sync()
+            seconds.append(clock() - start)
         if len(seconds) >= 2 * window:
             last = statistics.median(seconds[-window:])
             before = statistics.median(seconds[-2 * window : -window])
@@ -132,14 +164,16 @@ def time_each(
     """Seconds taken by each of ``calls``, called once each, in order.
 
     No warm-up: a call that traces or compiles is timed with its tracing or compiling. ``sync``
-    runs before every clock read, as in :func:`time_call`.
+    runs before every clock read, as in :func:`time_call`; garbage collection is paused during
+    each call.
     """
     sync = sync or (lambda: None)
     seconds = []
     for call in calls:
-        sync()
-        start = clock()
-        call()
-        sync()
-        seconds.append(clock() - start)
+        with gc_paused():
+            sync()
+            start = clock()
+            call()
+            sync()
+            seconds.append(clock() - start)
     return seconds

@@ -68,6 +68,7 @@ extensions = [
     # The site's own, one job each (sphinx_extensions/__init__.py lists them):
     "sphinx_extensions.panes",
     "sphinx_extensions.lesson_layout",
+    "sphinx_extensions.course",
     "sphinx_extensions.example_checks",
     "sphinx_extensions.notebook_pages",
     "sphinx_extensions.figures",
@@ -177,7 +178,14 @@ templates_path = ["_templates"]
 html_logo = "_static/logo.svg"
 html_favicon = "_static/logo.svg"
 html_theme_options = {
-    "secondary_sidebar_items": {"**": ["page-toc", "sg_download_links"], "index": []},
+    "secondary_sidebar_items": {  # patterns that do not overlap (the theme warns when they do)
+        "*": ["page-toc"],
+        "auto_examples/*": ["page-toc", "sg_download_links"],
+        "auto_examples/*/index": ["page-toc", "sg_download_links"],
+        "auto_examples/*/plot_*": ["sbs-lessons", "page-toc", "sg_download_links"],
+        "index": [],
+    },
+    "article_header_end": ["sbs-lesson-nav"],
     "navigation_with_keys": False,
     "navbar_end": ["language-switcher", "theme-switcher", "navbar-icon-links"],
     "show_prev_next": True,

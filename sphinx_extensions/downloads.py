@@ -20,7 +20,7 @@ import zipfile
 from pathlib import Path
 
 import sidebyside
-from sidebyside.device import REQUIRED
+from sidebyside.device import REQUIRED, SUPPORTED
 
 from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
@@ -33,9 +33,15 @@ INSTALL_NOTE = (
     f"``pip install torch=={REQUIRED['torch']} --index-url https://download.pytorch.org/whl/cpu``. "
     "Where torch and TensorFlow are installed already (Colab, your own environment), "
     f"``pip install sidebyside=={sidebyside.__version__}`` adds the helpers and keeps them (a torch "
-    "older than 2.13 is upgraded); each notebook's first cell does that, and prints the versions "
-    "the page was built with."
+    f"older than {'.'.join(map(str, SUPPORTED['torch'][0]))} is upgraded); each notebook's first "
+    "cell does that, and prints the versions the page was built with."
 )
+#: The footer's words before the install line, per language (added after the page's text was
+#: translated, so not from the catalogue).
+INSTALL_FIRST = {
+    "en": "To run the downloads on your machine, install first:",
+    "zh_CN": "在你的机器上运行下载的文件之前，先安装：",
+}
 
 
 def _install_block() -> nodes.literal_block:
@@ -52,13 +58,30 @@ class InstallLine(SphinxDirective):
         return [_install_block(), *self.parse_text_to_nodes(INSTALL_NOTE)]
 
 
+def _with_literals(text: str) -> nodes.paragraph:
+    """A paragraph from text whose only markup is ``literal``."""
+    paragraph = nodes.paragraph()
+    for i, part in enumerate(text.split("``")):
+        paragraph += nodes.literal(part, part) if i % 2 else nodes.Text(part)
+    return paragraph
+
+
 def add_install_line_to_example_footers(app, doctree: nodes.document) -> None:
-    """The download area of every example page says what to install first."""
+    """The download area of every example page says what to install first, and what that
+    installs on Linux (the note the landing page gives beside the same line)."""
     if not app.env.docname.startswith(GALLERY_OUTPUT + "/"):
         return
+    language = app.config.language
+    note = INSTALL_NOTE
+    if language != "en":
+        from sphinx.locale import init as init_locale
+
+        dirs = [str(Path(app.srcdir, folder)) for folder in app.config.locale_dirs]
+        note = init_locale(dirs, language, app.config.gettext_compact)[0].gettext(INSTALL_NOTE)
     for footer in doctree.findall(nodes.container):
         if "sphx-glr-footer" in footer["classes"]:
-            text = nodes.paragraph("", "To run the downloads on your machine, install first:")
+            text = nodes.paragraph("", INSTALL_FIRST.get(language, INSTALL_FIRST["en"]))
+            footer.insert(0, _with_literals(note))
             footer.insert(0, _install_block())
             footer.insert(0, text)
 

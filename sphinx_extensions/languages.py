@@ -6,6 +6,10 @@
   raw HTML that gettext never sees, from the catalogue.
 * ``RunningTimeIsNotText`` (a transform): sphinx-gallery's running-time line stays out of the
   catalogues and is labelled in the page's language.
+* ``translate_output_prose`` (``doctree-read``): the prose inside executed outputs (the
+  provenance box, the parity line, the cheatsheet's table), which the package marks as
+  ``<span class="sbs-t">…</span>``: extracted into the catalogue by ``make gettext`` (as hidden
+  messages of the page), and replaced by its translation on a translated page.
 * ``fix_chinese_search`` (``build-finished``): Sphinx 9.0.4's Chinese search names a stemmer
   that does not exist; the fix Sphinx merged upstream.
 """
@@ -69,20 +73,62 @@ def translate_thumbnails(app, docname: str, source: list[str]) -> None:
     source[0] = TOOLTIP.sub(lambda m: translated(m, plain), source[0])
 
 
+OUTPUT_PROSE = re.compile(r'<span class="sbs-t">(.*?)</span>', re.S)
+
+
+def translate_output_prose(app, doctree: nodes.document) -> None:
+    """Output prose (``sbs-t`` spans in raw HTML): messages for the gettext builder, translated
+    text on a translated page."""
+    raws = [raw for raw in doctree.findall(nodes.raw) if 'class="sbs-t"' in raw.astext()]
+    if not raws:
+        return
+    if app.builder.name == "gettext":
+        phrases = dict.fromkeys(
+            html.unescape(m) for raw in raws for m in OUTPUT_PROSE.findall(raw.astext())
+        )
+        for phrase in phrases:  # the builder extracts them; no page shows them
+            message = nodes.paragraph(phrase, phrase)
+            message.source, message.line = doctree["source"], 1
+            doctree += message
+        return
+    if app.config.language == "en":
+        return
+    from sphinx.locale import init as init_locale
+
+    dirs = [str(Path(app.srcdir, folder)) for folder in app.config.locale_dirs]
+    catalogue, _ = init_locale(dirs, app.config.language, app.config.gettext_compact)
+
+    def translated(match) -> str:
+        text = html.unescape(match[1])
+        return f'<span class="sbs-t">{html.escape(catalogue.gettext(text))}</span>'
+
+    for raw in raws:
+        text = OUTPUT_PROSE.sub(translated, raw.astext())
+        raw.parent.replace(raw, nodes.raw("", text, format=raw.get("format", "html")))
+
+
 class RunningTimeIsNotText(Transform):
     """sphinx-gallery's "Total running time of the script: (0 minutes 1.4 seconds)" line changes
     at every build: keep it out of the catalogues, and label it in the page's language."""
 
     default_priority = 5  # before Sphinx's Locale transform (20) translates the page
     LABEL = {"zh_CN": "脚本总运行时间："}
+    TIME = {"zh_CN": r"（\1 分 \2 秒）"}
 
     def apply(self) -> None:
+        language = self.document.settings.env.config.language
         for strong in self.document.findall(nodes.strong):
             if strong.astext() == "Total running time of the script:":
-                strong.parent["translatable"] = False
-                label = self.LABEL.get(self.document.settings.env.config.language)
+                paragraph = strong.parent
+                paragraph["translatable"] = False
+                label = self.LABEL.get(language)
                 if label:
                     strong.replace(strong[0], nodes.Text(label))
+                    for text in list(paragraph.findall(nodes.Text)):
+                        timed = re.sub(r"\((\d+) minutes ([\d.]+) seconds\)", self.TIME[language],
+                                       str(text))
+                        if timed != str(text):
+                            text.parent.replace(text, nodes.Text(timed))
 
 
 def fix_chinese_search(app, exception) -> None:
@@ -102,5 +148,6 @@ def setup(app):
     app.connect("html-page-context", add_language_links)
     app.connect("source-read", translate_thumbnails)
     app.add_transform(RunningTimeIsNotText)
+    app.connect("doctree-read", translate_output_prose)
     app.connect("build-finished", fix_chinese_search, priority=800)  # before the offline zip
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -174,6 +174,41 @@ def test_every_count_stated_in_prose_is_the_count_the_build_measured(site):
     assert counts_not_measured(wrong) == ["traces with Python ints: 4"]
 
 
+# What leaks onto a page when a library logs or warns behind the lesson's back: a warning as the
+# warnings module shows it ("file.py:12: UserWarning: ..."), a C++ or torch log line in glog's
+# format ("W1127 03:08:26.474000 7607 file.py:183] ..."), Python logging's default format
+# ("WARNING:tensorflow:..."), and a notebook cell's own file name. A page that teaches a warning
+# prints it itself, without a file name.
+LEAKED = re.compile(
+    r"\.py:\d+: \w*Warning\b|^[IWEF]\d{4} \d\d:\d\d:\d\d|^(WARNING|ERROR|INFO|DEBUG):[\w.]+:"
+    r"|ipykernel_\d+",
+    re.M,
+)
+
+
+def leaked_lines(html: str) -> list[str]:
+    """The lines of a page's executed outputs that a library printed, not the lesson."""
+    from bs4 import BeautifulSoup  # pydata-sphinx-theme's dependency
+
+    soup = BeautifulSoup(html, "html.parser")
+    found = []
+    for output in soup.select("div.sphx-glr-script-out, div.cell_output"):
+        found += [line for line in output.get_text().splitlines() if LEAKED.search(line)]
+    return found
+
+
+def test_no_page_shows_a_warning_or_log_line_the_lesson_did_not_print(site):
+    """On every page of both languages, with PyPI's CUDA torch on a machine without a GPU too."""
+    leaks = {}
+    for page in sorted(site.rglob("*.html")):
+        if lines := leaked_lines(page.read_text(encoding="utf-8")):
+            leaks[str(page.relative_to(site))] = lines[:3]
+    assert not leaks, leaks
+    # The check sees a leak: a warning as a library's code would print it.
+    sample = '<div class="sphx-glr-script-out"><pre>/x/torch/jit/_script.py:1491: FutureWarning: no'
+    assert leaked_lines(sample + "</pre></div>")
+
+
 def visible_text(html: str) -> str:
     """Page text without markup, timings, dates and what a page prints as this machine's
     measurement ("On this machine (timed): ..." and the indented lines under it): what must not

@@ -50,5 +50,7 @@ def test_parity_report_names_the_worst_check():
     sidebyside.assert_close(tf.constant(1.0), torch.tensor(1.0), what="exact")
     sidebyside.assert_close(tf.constant(2.0), torch.tensor(2.000001), what="rounded")
     report = sidebyside.parity_report()
-    assert repr(report).startswith("2 TensorFlow-vs-PyTorch checks passed; worst relative error")
+    assert repr(report).startswith("TensorFlow-vs-PyTorch checks passed: 2. Worst relative error")
     assert "(rounded)" in repr(report) and 'class="sbs-parity"' in report._repr_html_()
+    # On the page, the prose is marked for translation, the numbers and names are not.
+    assert '<span class="sbs-t">Worst relative error:</span> ' in report._repr_html_()

@@ -19,8 +19,17 @@ def test_provenance_renders_as_escaped_html_and_text():
     info = sidebyside.provenance()
     page = info._repr_html_()
     assert page.startswith('<details class="sbs-provenance"')
-    assert "<th>CPU</th>" in page and "<th>GPU</th>" in page
+    assert '<th><span class="sbs-t">CPU</span></th>' in page
+    assert '<summary><span class="sbs-t">What ran this page</span></summary>' in page
     assert "TensorFlow: " in repr(info)
+
+
+def test_only_the_prose_of_a_value_is_marked_for_translation():
+    from sidebyside.provenance import _marked
+
+    assert _marked("AMD EPYC, 2 logical cores") == 'AMD EPYC, 2 <span class="sbs-t">logical cores</span>'
+    assert _marked("2.21.0 (CUDA not built in)").endswith('<span class="sbs-t">not built in</span>)')
+    assert "sbs-t" not in _marked("Intel Xeon Platinum, Python 3.11")  # "on" inside words stays
 
 
 def test_provenance_names_the_math_libraries_only_when_asked():

@@ -67,20 +67,25 @@ class ParityReport:
 
     checks: tuple[tuple[str, float], ...]
 
-    def _summary(self) -> str:
+    def _parts(self) -> list[tuple[str, str]]:
+        """(prose, data) pairs: the prose is translated on a translated page, the data is not."""
         if not self.checks:
-            return "No TensorFlow-vs-PyTorch value checks on this page."
+            return [("No TensorFlow-vs-PyTorch value checks on this page.", "")]
         what, worst = max(self.checks, key=lambda check: check[1])
-        return (
-            f"{len(self.checks)} TensorFlow-vs-PyTorch checks passed; "
-            f"worst relative error {worst:.1e} ({what})."
-        )
+        return [
+            ("TensorFlow-vs-PyTorch checks passed:", f" {len(self.checks)}. "),
+            ("Worst relative error:", f" {worst:.1e} ({what})."),
+        ]
 
     def __repr__(self) -> str:
-        return self._summary()
+        return "".join(prose + data for prose, data in self._parts()).strip()
 
     def _repr_html_(self) -> str:
-        return f'<p class="sbs-parity">{html.escape(self._summary())}</p>'
+        text = "".join(
+            f'<span class="sbs-t">{html.escape(prose)}</span>{html.escape(data)}'
+            for prose, data in self._parts()
+        )
+        return f'<p class="sbs-parity">{text}</p>'
 
 
 def parity_report() -> ParityReport:

@@ -32,14 +32,38 @@ class Provenance:
         return "\n".join(f"{key}: {value}" for key, value in self.facts)
 
     def _repr_html_(self) -> str:
+        """A folded table; its prose (the keys, and the fixed words among the values) marked
+        ``sbs-t`` for a translated page, the data (names, versions, numbers) as it is."""
         rows = "".join(
-            f"<tr><th>{html.escape(key)}</th><td>{html.escape(value)}</td></tr>"
-            for key, value in self.facts
+            f"<tr><th>{_prose(key)}</th><td>{_marked(value)}</td></tr>" for key, value in self.facts
         )
         return (
-            '<details class="sbs-provenance"><summary>What ran this page</summary>'
+            f'<details class="sbs-provenance"><summary>{_prose("What ran this page")}</summary>'
             f"<table>{rows}</table></details>"
         )
+
+
+#: The fixed words of the values (every other part of a value is data: names, numbers).
+PROSE_IN_VALUES = (
+    "none: everything on this page ran on the CPU",
+    "(used by PyTorch and TensorFlow)",
+    "(TensorFlow's default here)",
+    "logical cores",
+    "not built in",
+    "on",
+    "off",
+)
+
+
+def _prose(text: str) -> str:
+    return f'<span class="sbs-t">{html.escape(text)}</span>'
+
+
+def _marked(value: str) -> str:
+    """``value`` escaped, with each of PROSE_IN_VALUES in it marked as prose."""
+    pattern = "|".join(re.escape(p) for p in sorted(PROSE_IN_VALUES, key=len, reverse=True))
+    parts = re.split(rf"((?<![\w'])(?:{pattern})(?![\w']))", value)
+    return "".join(_prose(part) if part in PROSE_IN_VALUES else html.escape(part) for part in parts)
 
 
 def math_libraries() -> str:

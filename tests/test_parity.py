@@ -54,3 +54,17 @@ def test_parity_report_names_the_worst_check():
     assert "(rounded)" in repr(report) and 'class="sbs-parity"' in report._repr_html_()
     # On the page, the prose is marked for translation, the numbers and names are not.
     assert '<span class="sbs-t">Worst relative error:</span> ' in report._repr_html_()
+
+
+def test_the_tolerance_follows_the_device_the_tensors_are_on():
+    from sidebyside.parity import computed_on
+
+    assert computed_on(tf.constant(1.0), torch.tensor(1.0)) == "cpu"
+    assert computed_on(np.ones(2), [1.0]) == "cpu"
+
+    class OnGpu:  # what a CUDA tensor reports, without needing a GPU here
+        device = torch.device("cuda", 0)
+
+    assert computed_on(tf.constant(1.0), OnGpu()) == "cuda"
+    if torch.cuda.is_available():
+        assert computed_on(torch.ones(1, device="cuda")) == "cuda"

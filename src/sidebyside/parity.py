@@ -32,12 +32,26 @@ def max_relative_error(expected, actual) -> float:
     return float(np.max(np.abs(expected - actual), initial=0.0)) / scale
 
 
-def assert_close(tensorflow, pytorch, *, what: str, device: str = "cpu", **tolerance) -> float:
+def computed_on(*values) -> str:
+    """``"cuda"`` if any of the values (TF or PyTorch tensors) lives on a GPU, else ``"cpu"``."""
+    for value in values:
+        device = getattr(value, "device", None)
+        if getattr(device, "type", None) == "cuda" or "GPU" in str(device or ""):
+            return "cuda"
+    return "cpu"
+
+
+def assert_close(
+    tensorflow, pytorch, *, what: str, device: str | None = None, **tolerance
+) -> float:
     """Assert a TF and a PyTorch result have equal shapes and close values; return the max rel. error.
 
-    ``what`` names the quantity in the error message; ``device`` ("cpu" or "cuda") picks the default
-    tolerance, which keyword arguments ``rtol``/``atol`` override.
+    ``what`` names the quantity in the error message. The default tolerance follows where the two
+    were computed (a GPU's kernels round otherwise: :data:`TOLERANCES`), read from the tensors;
+    ``device`` ("cpu" or "cuda") says it for values that no longer know (NumPy arrays), and
+    keyword arguments ``rtol``/``atol`` override it.
     """
+    device = device or computed_on(tensorflow, pytorch)
     tf_value, torch_value = to_numpy(tensorflow), to_numpy(pytorch)
     if tf_value.shape != torch_value.shape:
         raise AssertionError(

@@ -4,11 +4,11 @@ Autograd and the graph it records
 
 What exactly does a framework keep when it computes a gradient? We take the small function
 ``y = (w + x) * (w + 1)`` at ``w = 1, x = 2`` and look inside: which tensors are *leaves*, which
-operation made each of the others (``grad_fn`` in PyTorch, ``op.type`` in TensorFlow), why PyTorch
-forgets the gradients of intermediate results and the three ways to get them back, and what happens
-when you ask a recorded graph or a ``tf.GradientTape`` for gradients twice. At the end we draw the
-graph each framework kept. The example, its leaves, ``grad_fn`` and ``retain_grad`` come from one of
-the source posts credited on :ref:`sources`.
+operation made each of the others, how to get the gradient of an intermediate result, and what
+happens when you ask a recorded graph for gradients twice.
+
+The example, its leaves, ``grad_fn`` and ``retain_grad`` come from one of the source posts
+credited on :ref:`sources`.
 """
 
 # %%
@@ -35,10 +35,6 @@ sidebyside.provenance()
 # *edges carry tensors* from one operation to the next. Here ``a = w + x`` and ``b = w + 1`` are
 # intermediate results and ``y = a * b``. By the chain rule ``dy/dw = b + a = 5`` and
 # ``dy/dx = b = 2``.
-#
-# Older PyTorch code wraps tensors in ``torch.autograd.Variable``. Since PyTorch 0.4 a plain tensor
-# created with ``requires_grad=True`` does the same job; ``Variable`` survives only so that old
-# code still runs, and what it returns is a plain tensor (printed at the end of the PyTorch pane).
 
 # %%
 # **TensorFlow (graph)**: build the graph, add the gradient operations, then run.
@@ -67,10 +63,6 @@ y.backward()
 torch_y, torch_dw, torch_dx = y.detach(), w.grad, x.grad
 print(f"y = {torch_y.item()}, dy/dw = {torch_dw.item()},",
       f"dy/dx = {torch_dx.item()}")
-assert (torch_dw.item(), torch_dx.item()) == (5.0, 2.0)
-legacy = torch.autograd.Variable(torch.ones(1))
-print("Variable(...) returns a", type(legacy).__name__)
-assert type(legacy) is torch.Tensor
 
 # %%
 # Where each tensor came from
@@ -78,9 +70,10 @@ assert type(legacy) is torch.Tensor
 # Every tensor remembers the operation that produced it. In a TensorFlow graph that is
 # ``tensor.op``: placeholders have no inputs, they are where the graph starts. In PyTorch, a
 # tensor computed (with recording on) from something that requires a gradient points, through
-# ``grad_fn``, to the backward function of the operation that made it. Every other tensor is a *leaf*
-# (``is_leaf``) and has no ``grad_fn``: the tensors you created with ``requires_grad=True``, like
-# ``w`` and ``x``, and every tensor that does not require a gradient at all (next section).
+# ``grad_fn``, to the backward function of the operation that made it. Every other tensor is a
+# *leaf* (``is_leaf``, a :term:`leaf tensor`) and has no ``grad_fn``: the tensors you created
+# with ``requires_grad=True``, like ``w`` and ``x``, and every tensor that does not require a
+# gradient at all.
 
 # %%
 # **TensorFlow (graph)**: ``op.type`` and the operation's inputs.
@@ -91,8 +84,6 @@ for name, tensor in tf_tensors.items():
     op = tensor.op
     inputs = [t.op.name for t in op.inputs]
     print(f"{name}: op.type={op.type:<12} inputs={inputs}")
-op_types = [t.op.type for t in tf_tensors.values()]
-assert op_types == ["Placeholder"] * 2 + ["AddV2"] * 2 + ["Mul"]
 
 # %%
 # **PyTorch (eager)**: ``is_leaf`` and ``grad_fn``.
@@ -101,31 +92,19 @@ for name, tensor in torch_tensors.items():
     leaf, fn = tensor.is_leaf, tensor.grad_fn
     kind = type(fn).__name__ if fn is not None else None
     print(f"{name}: is_leaf={leaf!s:<5} grad_fn={kind}")
-leaves = [t.is_leaf for t in torch_tensors.values()]
-assert leaves == [True, True, False, False, False]
-assert w.grad_fn is None and x.grad_fn is None
-fn_types = [type(t.grad_fn).__name__ for t in (a, b, y)]
-assert fn_types == ["AddBackward0"] * 2 + ["MulBackward0"]
 
 # %%
-# Leaves are not only the tensors you made
-# ----------------------------------------
-# A tensor with ``requires_grad=False`` is a leaf wherever it came from: a constant, the result
-# of arithmetic on constants, a ``detach()``-ed copy, or anything computed under
-# ``torch.no_grad()``. Autograd records nothing about them, so they have no ``grad_fn``.
-c = torch.tensor(3.0, device=torch_device)
-with torch.no_grad():
-    w_doubled = w * 2
-more_leaves = {
-    "c (a constant)": c,
-    "c * 2": c * 2,
-    "a.detach()": a.detach(),
-    "w * 2 under no_grad": w_doubled,
-}
-for name, tensor in more_leaves.items():
-    print(f"{name:20} is_leaf={tensor.is_leaf} requires_grad={tensor.requires_grad}")
-assert all(t.is_leaf and not t.requires_grad for t in more_leaves.values())
-assert all(t.grad_fn is None for t in more_leaves.values())
+# Drawn, top, the record PyTorch kept for ``y``, read from ``y.grad_fn`` (it is still there after
+# ``backward()``): one backward function per operation, and an ``AccumulateGrad`` node (grey)
+# that writes each leaf's ``.grad``. Bottom, the TensorFlow graph: the forward operations
+# (``w``, ``x``, ``one``, ``a``, ``b``, ``y``) plus the gradient operations that
+# ``tf.compat.v1.gradients`` added to it.
+fig, (ax_torch, ax_tf) = plt.subplots(2, 1, figsize=(6, 4.6), height_ratios=(3, 5))
+sidebyside.draw_autograd_graph(y, ax_torch, names={"w": w, "x": x})
+sidebyside.draw_tf_graph(graph, ax_tf)
+fig.tight_layout()
+plt.show()
+# sphinx_gallery_thumbnail_number = 1
 
 # %%
 # Gradients of intermediate results
@@ -154,24 +133,23 @@ a.retain_grad()
 b = w + 1
 y = a * b
 y.backward()
-print("a.retains_grad:", a.retains_grad, " a.grad:", a.grad)
+print("a.retains_grad:", a.retains_grad,
+      " a.grad:", a.grad.item())
 print("b.retains_grad:", b.retains_grad)
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always", UserWarning)
-    print("b.grad:", b.grad)  # reading it warns: likely a bug
-    assert b.grad is None
+    b_grad = b.grad  # reading it warns: likely a bug
+print("b.grad:", b_grad)
 first_sentence = str(caught[0].message).split(". ")[0]
 print(sidebyside.wrap(f"UserWarning: {first_sentence}"))
-assert issubclass(caught[0].category, UserWarning)
 torch_da = a.grad
-assert torch_da.item() == 2.0 and w.grad.item() == 5.0
 
 # %%
 # Asking for a gradient instead of storing it
 # -------------------------------------------
-# Both frameworks can also *return* gradients rather than store them. ``tf.GradientTape`` records
-# the operations run inside its block; ``tape.watch`` is its version of ``requires_grad=True``
-# (a trainable ``tf.Variable`` is watched automatically, a constant is not: shown below). Any
+# Both frameworks can also *return* gradients rather than store them. ``tf.GradientTape`` (a
+# :term:`gradient tape`) records the operations run inside its block; ``tape.watch`` is its
+# version of ``requires_grad=True`` (a trainable ``tf.Variable`` is watched without it). Any
 # tensor computed inside the block can be a target or a source, ``a`` included. PyTorch's
 # equivalent is ``torch.autograd.grad``, which touches no ``.grad`` at all.
 
@@ -198,49 +176,27 @@ y = a * b
 grad_dw, grad_dx, grad_da = torch.autograd.grad(y, [w, x, a])
 print(f"dy/dw = {grad_dw.item()}, dy/dx = {grad_dx.item()},",
       f"dy/da = {grad_da.item()}")
-assert w.grad is None  # nothing was stored
+stored = w.grad  # nothing was stored
+print("w.grad:", stored)
 
 # %%
-# What a tape watches by itself: a trainable ``tf.Variable`` yes, an unwatched constant no (its
-# gradient comes back as ``None``).
-w_variable, w_constant = tf.Variable(1.0), tf.constant(1.0)
-with tf.GradientTape() as tape:
-    y = w_variable * w_constant
-watched = tape.gradient(y, [w_variable, w_constant])
-print("dy/dw_variable =", watched[0].numpy(), " dy/dw_constant =", watched[1])
-assert watched[0].numpy() == 1.0 and watched[1] is None
-
-# %%
-# A hook on an intermediate tensor
-# --------------------------------
-# The third PyTorch way: ``register_hook`` calls a function with the gradient as it flows
-# backwards through ``a``. Hooks can log gradients, as here, where we keep a copy; a hook that
-# returns a tensor replaces the gradient, as the second example shows.
+# The third PyTorch way is a hook: ``register_hook`` calls a function with the gradient as it
+# flows backwards through ``a``. Here the hook keeps a copy.
 a = w + x
-b = w + 1
-y = a * b
+y = a * (w + 1)
 seen = []
 a.register_hook(lambda grad: seen.append(grad.detach().clone()))
 y.backward()
 print("the hook saw dy/da =", seen[0].item())
-assert len(seen) == 1 and seen[0].item() == 2.0
-
-a = w + x
-y = a * (w + 1)
-a.register_hook(lambda grad: torch.zeros_like(grad))  # replace dy/da by 0
-(dw_without_a,) = torch.autograd.grad(y, w)  # only the path through b is left
-print("with dy/da replaced by 0, dy/dw =", dw_without_a.item())
-assert dw_without_a.item() == 3.0  # b's share, a = 3, instead of 5
 
 # %%
 # Asking twice
 # ------------
 # To save memory, a ``tf.GradientTape`` lets go of its record after the first ``gradient`` call.
-# PyTorch's ``backward()`` frees the *saved tensors*: the values that the backward functions kept
-# from the forward pass (``MulBackward0`` keeps ``a`` and ``b``, it needs them for ``dy/dw``). The
-# graph itself stays: after ``backward()``, ``y.grad_fn`` and its ``next_functions`` are still
-# there, but a second ``backward()`` through them finds the saved values gone and raises. A graph
-# that saved nothing, such as a single addition, can even be walked twice. ``persistent=True``
+# PyTorch's ``backward()`` frees the :term:`saved tensors`: the values that the backward
+# functions kept from the forward pass (``MulBackward0`` keeps ``a`` and ``b``, it needs them for
+# ``dy/dw``). The graph itself stays: after ``backward()``, ``y.grad_fn`` is still there, but a
+# second ``backward()`` through it finds the saved values gone and raises. ``persistent=True``
 # (TensorFlow) and ``retain_graph=True`` (PyTorch) keep what is needed for another question.
 
 # %%
@@ -271,18 +227,9 @@ x = torch.tensor(2.0, device=torch_device)
 y = (w + x) * (w + 1)
 y.backward()
 node = y.grad_fn  # still there after backward()
-parents = [type(fn).__name__ for fn, _ in node.next_functions]
-print("y.grad_fn:", type(node).__name__, "<-", parents)
+print("y.grad_fn:", type(node).__name__)
 print("second call:")
 show_error(RuntimeError, y.backward, indent="  ", cut=" (")
-assert parents == ["AddBackward0", "AddBackward0"]
-
-w.grad = None
-total = w + x  # AddBackward0 saves no tensors
-total.backward()
-total.backward()  # nothing was freed: no error
-print("an addition, backward() twice: w.grad =", w.grad.item())
-assert w.grad.item() == 2.0  # 1 from each call
 
 w.grad = None
 y = (w + x) * (w + 1)
@@ -293,9 +240,66 @@ second = w.grad.item() - first
 print("retain_graph=True:", first, "then", second)
 
 # %%
+# Going deeper: leaves you did not make, and what a tape watches
+# --------------------------------------------------------------
+# A tensor with ``requires_grad=False`` is a leaf wherever it came from: a constant, the result
+# of arithmetic on constants, a ``detach()``-ed copy, or anything computed under
+# ``torch.no_grad()``. Autograd records nothing about them, so they have no ``grad_fn``.
+c = torch.tensor(3.0, device=torch_device)
+with torch.no_grad():
+    w_doubled = w * 2
+more_leaves = {
+    "c (a constant)": c,
+    "c * 2": c * 2,
+    "(w + x).detach()": (w + x).detach(),
+    "w * 2 under no_grad": w_doubled,
+}
+for name, tensor in more_leaves.items():
+    print(f"{name:20} is_leaf={tensor.is_leaf} requires_grad={tensor.requires_grad}")
+
+# %%
+# A tape watches a trainable ``tf.Variable`` by itself; an unwatched constant it does not (its
+# gradient comes back as ``None``).
+w_variable, w_constant = tf.Variable(1.0), tf.constant(1.0)
+with tf.GradientTape() as tape:
+    y = w_variable * w_constant
+watched = tape.gradient(y, [w_variable, w_constant])
+print("dy/dw_variable =", watched[0].numpy(), " dy/dw_constant =", watched[1])
+
+# %%
+# Older PyTorch code wraps tensors in ``torch.autograd.Variable``. Since PyTorch 0.4 a plain tensor
+# created with ``requires_grad=True`` does the same job; ``Variable`` survives only so that old
+# code still runs, and what it returns is a plain tensor.
+legacy = torch.autograd.Variable(torch.ones(1))
+print("Variable(...) returns a", type(legacy).__name__)
+
+# %%
+# Going deeper: a hook that changes the gradient, and a graph that saved nothing
+# ------------------------------------------------------------------------------
+# A hook that returns a tensor replaces the gradient flowing through. Here it replaces ``dy/da``
+# by zero, so ``dy/dw = b + a`` keeps only the share that flows through ``b``, which is ``a``.
+w = torch.tensor(1.0, requires_grad=True, device=torch_device)
+x = torch.tensor(2.0, requires_grad=True, device=torch_device)
+a = w + x
+y = a * (w + 1)
+a.register_hook(lambda grad: torch.zeros_like(grad))  # dy/da -> 0
+(dw_without_a,) = torch.autograd.grad(y, w)
+print("with dy/da replaced by 0, dy/dw =", dw_without_a.item())
+
+# %%
+# A second ``backward()`` fails only because saved tensors were freed. An addition saves none
+# (its gradient does not depend on its inputs' values), so a graph of one addition can be walked
+# twice, and ``.grad`` adds up both calls.
+w.grad = None
+total = w + x  # AddBackward0 saves no tensors
+total.backward()
+total.backward()  # nothing was freed: no error
+print("an addition, backward() twice: w.grad =", w.grad.item())
+
+# %%
 # They agree
 # ----------
-# The same numbers from the graph, the tape and PyTorch; these assertions run on every build.
+# The same numbers from the graph, the tape and PyTorch, and what the text said about each.
 sidebyside.assert_close(tf_y, torch_y, what="y (TF1 graph vs PyTorch)")
 sidebyside.assert_close(tf_dw, torch_dw, what="dy/dw (TF1 graph vs PyTorch backward)")
 sidebyside.assert_close(tf_dx, torch_dx, what="dy/dx (TF1 graph vs PyTorch backward)")
@@ -304,25 +308,25 @@ sidebyside.assert_close(tape_dw, grad_dw, what="dy/dw (GradientTape vs autograd.
 sidebyside.assert_close(tape_dx, grad_dx, what="dy/dx (GradientTape vs autograd.grad)")
 sidebyside.assert_close(tape_da, grad_da, what="dy/da (GradientTape vs autograd.grad)")
 sidebyside.assert_close(tape_da, seen[0], what="dy/da (GradientTape vs PyTorch hook)")
+assert (torch_dw.item(), torch_dx.item(), torch_da.item()) == (5.0, 2.0, 2.0)
+# where each tensor came from
+op_types = [t.op.type for t in tf_tensors.values()]
+assert op_types == ["Placeholder"] * 2 + ["AddV2"] * 2 + ["Mul"]
+assert [t.is_leaf for t in torch_tensors.values()] == [True, True, False, False, False]
+fn_types = [type(t.grad_fn).__name__ for t in torch_tensors.values()]
+assert fn_types == ["NoneType"] * 2 + ["AddBackward0"] * 2 + ["MulBackward0"]
+# intermediate gradients: dropped unless retained, and reading one warns
+assert b_grad is None and issubclass(caught[0].category, UserWarning)
+assert stored is None and len(seen) == 1
+# asking twice: the graph stays, retain_graph gives the same gradient again
+assert type(node).__name__ == "MulBackward0" and first == second == 5.0
+# going deeper
+assert all(t.is_leaf and t.grad_fn is None and not t.requires_grad for t in more_leaves.values())
+assert watched[0].numpy() == 1.0 and watched[1] is None
+assert type(legacy) is torch.Tensor
+assert dw_without_a.item() == 3.0
+assert w.grad.item() == 2.0  # 1 from each call
 sidebyside.parity_report()
-
-# %%
-# The graphs they kept
-# --------------------
-# Left, the TensorFlow graph: the forward operations (``w``, ``x``, ``one``, ``a``, ``b``, ``y``)
-# plus the gradient operations that the two ``tf.compat.v1.gradients`` calls added to it. Right,
-# the record PyTorch keeps for a fresh ``y``, read from ``y.grad_fn``: one backward function per
-# operation, and an ``AccumulateGrad`` node (grey) that writes each leaf's ``.grad``.
-w = torch.tensor(1.0, requires_grad=True, device=torch_device)
-x = torch.tensor(2.0, requires_grad=True, device=torch_device)
-a = w + x
-b = w + 1
-y = a * b
-fig, (ax_tf, ax_torch) = plt.subplots(1, 2, figsize=(13, 6), width_ratios=(3, 2))
-sidebyside.draw_tf_graph(graph, ax_tf)
-sidebyside.draw_autograd_graph(y, ax_torch, names={"w": w, "x": x})
-fig.tight_layout()
-plt.show()
 
 # %%
 # What to take away
@@ -337,7 +341,6 @@ plt.show()
 #   ``retain_graph=True`` keep them for more.
 # * Leaves are the tensors without a ``grad_fn``: those you created with ``requires_grad=True``,
 #   and every tensor that requires no gradient.
-# * ``torch.autograd.Variable`` is legacy: use tensors with ``requires_grad=True``.
 #
 # References: ``tf.compat.v1.gradients``, ``tf.GradientTape``, ``tf.GradientTape.watch``,
 # ``torch.Tensor.backward``, ``torch.Tensor.is_leaf``, ``torch.Tensor.grad_fn``,

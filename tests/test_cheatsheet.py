@@ -4,7 +4,7 @@ import base64
 import re
 
 import sidebyside
-from sidebyside.cheatsheet import Cheatsheet, anchor, describe, refused
+from sidebyside.cheatsheet import Cheatsheet, anchor, describe, key_lines, refused
 
 import numpy as np
 import pytest
@@ -220,3 +220,17 @@ def test_the_figure_shows_the_rows_it_is_asked_for():
     figure.clear()
     with pytest.raises(ValueError, match="no such rows"):
         recorded().figure(["tf.y ↔ torch.y"])
+
+
+def test_key_lines_keep_a_commented_statement_whole_and_a_block_header_alone():
+    code = (
+        "x = 1\n"
+        "with tape:  # record\n"
+        "    y = f(  # called\n"
+        "        x,\n"
+        "    )\n"
+        "    z = y\n"
+        "# a comment alone\n"
+        "return z"
+    )
+    assert key_lines(code) == "with tape:  # record\ny = f(  # called\n    x,\n)\n# a comment alone"

@@ -61,6 +61,28 @@ def refused(*errors: type[BaseException], claim: str):
     raise AssertionError(f"expected {' or '.join(e.__name__ for e in errors)}: {claim}")
 
 
+def key_lines(code: str) -> str:
+    """The statements of ``code`` that carry a comment, each whole and without its indent.
+
+    A statement over several lines is kept whole (``h = checkpoint(  # ...`` with its
+    arguments); a block's header is kept without its body (``with tape:  # record``).
+    """
+    lines, spans, start = code.splitlines(), [], None
+    commented = set()
+    skipped = {tokenize.NL, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER}
+    for token in tokenize.generate_tokens(io.StringIO(code).readline):
+        if token.type == tokenize.COMMENT:
+            commented.add(token.start[0])
+        elif token.type == tokenize.NEWLINE:
+            spans.append((start, token.start[0]))
+            start = None
+        elif token.type not in skipped and start is None:
+            start = token.start[0]
+    kept = [(a, b) for a, b in spans if any(a <= c <= b for c in commented)]
+    alone = [(c, c) for c in commented if not any(a <= c <= b for a, b in spans)]
+    return "\n".join(textwrap.dedent("\n".join(lines[a - 1 : b])) for a, b in sorted(kept + alone))
+
+
 def side_of(fn: Callable, returned) -> Side:
     """The body of ``fn`` as it ran, its commented lines, and ``(name, value)`` per result.
 
@@ -70,9 +92,7 @@ def side_of(fn: Callable, returned) -> Side:
     definition = ast.parse(source).body[0]
     first = definition.body[0].lineno - 1
     code = textwrap.dedent("\n".join(source.splitlines()[first:]))
-    tokens = tokenize.generate_tokens(io.StringIO(code).readline)
-    commented = {token.start[0] for token in tokens if token.type == tokenize.COMMENT}
-    key = [line.strip() for number, line in enumerate(code.splitlines(), 1) if number in commented]
+    key = key_lines(code)
     if not key:
         raise AssertionError(f"{fn.__name__} needs a comment on the lines that matter")
     last = definition.body[-1]
@@ -83,7 +103,7 @@ def side_of(fn: Callable, returned) -> Side:
         results = tuple(zip(names, returned, strict=True))
     else:
         results = ((ast.unparse(last.value), returned),)
-    return Side(code=code, key="\n".join(key), results=results)
+    return Side(code=code, key=key, results=results)
 
 
 class Cheatsheet:

@@ -2,13 +2,11 @@
 Tensor cheatsheet: TensorFlow ↔ PyTorch
 =======================================
 
-How to write everyday tensor operations in TensorFlow and in PyTorch, one operation per
-row, and how the two differ. Every row ran while this page was built, and a check proved
-what it claims: memory really shared, gradients really switched off, a tensor that really
-cannot be changed in place. If a row stops being true, the build fails naming the row.
+Everyday tensor operations in TensorFlow and in PyTorch, one per row, with how the two
+differ. Every row ran while this page was built, and a check proved what it claims
+(memory really shared, gradients really off); if a row stops being true, the build fails.
 
-The table is below, with a one-page version to print linked above it. The code that made
-and checked each row runs first, in the collapsed section just before the table.
+The code behind the rows runs first, in the collapsed section just before the table.
 """
 
 # %%
@@ -19,7 +17,8 @@ and checked each row runs first, in the collapsed section just before the table.
 # row: the two functions' code, their commented lines and what they returned (the table
 # code lives in ``sidebyside.cheatsheet``). A row whose check fails stops the page with
 # the row's name in the error. This section runs before the table so that the table can
-# show every row; read it for how a row's claim was proved.
+# show every row; read it for how a row's claim was proved. If you run this script
+# yourself, ``cheatsheet.compact().html`` is the text of the page to print.
 #
 # Setup
 # ^^^^^
@@ -255,7 +254,7 @@ def tf_zero_grad():
         with tf.GradientTape() as tape:  # a new tape each step
             loss = tf.reduce_mean((model(x) - target) ** 2)
         variables = model.trainable_variables
-        grads = tape.gradient(loss, variables)
+        grads = tape.gradient(loss, variables)  # returned
         pairs = zip(grads, variables, strict=True)
         optimizer.apply_gradients(pairs)  # step()
 
@@ -274,7 +273,7 @@ def torch_zero_grad():
     for _ in range(3):
         model.zero_grad()  # backward() adds to .grad
         loss = ((model(x) - target) ** 2).mean()
-        loss.backward()
+        loss.backward()  # into .grad
         optimizer.step()  # apply
     return model.weight
 
@@ -1172,7 +1171,7 @@ def torch_save_load():
             return x * self.w
 
     batch = torch.export.Dim("batch")  # any batch size
-    program = torch.export.export(
+    program = torch.export.export(  # traced once, batch symbolic
         Scale(), (torch.ones(3, 2),), dynamic_shapes=({0: batch},)
     )
     file = io.BytesIO()
@@ -1252,7 +1251,7 @@ def check_recompute(tf_grad, torch_grad):
 
 
 def tf_custom_gradient():
-    @tf.custom_gradient
+    @tf.custom_gradient  # returns the value and grad
     def round_through(x):
         def grad(upstream):  # the backward pass, written by hand
             return upstream
@@ -1266,7 +1265,7 @@ def tf_custom_gradient():
 
 
 def torch_custom_gradient():
-    class RoundThrough(torch.autograd.Function):
+    class RoundThrough(torch.autograd.Function):  # a subclass
         @staticmethod
         def forward(ctx, x):
             return torch.round(x)
@@ -1276,7 +1275,8 @@ def torch_custom_gradient():
             return upstream
 
     x = torch.tensor([0.4, 1.6], requires_grad=True)
-    y = (RoundThrough.apply(x) * torch.tensor([1.0, 3.0])).sum()
+    rounded = RoundThrough.apply(x)  # called through apply()
+    y = (rounded * torch.tensor([1.0, 3.0])).sum()
     y.backward()
     return x.grad
 
@@ -1326,12 +1326,9 @@ glance = cheatsheet.figure(
 # %%
 # The cheatsheet
 # --------------
-# Each row names the operation on both sides and says how the two differ, over the lines
-# that matter: the commented ones. Under each row, the whole code as it ran, what it
-# returned when this page was built, and what its check proved are folded away. The link
-# above the table saves every row as one self-contained HTML page to print on one A4
-# landscape sheet; if you run this script yourself, ``cheatsheet.compact().html`` is that
-# page's text.
+# How the two differ, over the lines that matter. Under each row, folded away: the whole
+# code as it ran, what it returned, and what its check proved. The link above the table
+# saves all the rows as one page to print.
 cheatsheet.table(printable="tensor_cheatsheet.html")
 
 # %%

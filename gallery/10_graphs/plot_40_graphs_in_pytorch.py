@@ -2,15 +2,13 @@
 Static graphs in PyTorch, too
 =============================
 
-PyTorch is eager by default, but it can capture graphs too, and its graphs are ``torch.fx``
-graphs. PyTorch 2 captures them two ways: ``torch.export`` produces a self-contained graph much
-like a TensorFlow ``ConcreteFunction``, and ``torch.compile`` captures graphs on the fly to hand
-them to a compiler. This page captures one small model with each tool (and with
-``torch.fx.symbolic_trace``, the older front end), then looks at what each does when the data
-decides the branch: ``torch.compile`` *breaks* the graph and lets Python choose, and both
-frameworks can keep the branch inside the graph, with ``tf.cond`` and ``torch.cond``. Loops over a
-length and new shapes are on :ref:`the next page
-<sphx_glr_auto_examples_10_graphs_plot_50_retracing.py>`.
+PyTorch is eager by default, but it can capture graphs too, as ``torch.fx`` graphs, two ways:
+``torch.export`` produces a self-contained graph much like a TensorFlow ``ConcreteFunction``, and
+``torch.compile`` captures graphs on the fly to hand them to a compiler. This page captures one
+small model with each tool, draws the captured graph beside TensorFlow's, then looks at what
+each does when the data decides the branch: ``torch.compile`` *breaks* the graph and lets Python
+choose, and both frameworks can keep the branch inside the graph, with ``tf.cond`` and
+``torch.cond``.
 """
 
 # %%
@@ -23,7 +21,10 @@ import warnings
 
 import sidebyside
 from sidebyside import show_error
+from sidebyside.capture import CountingBackend, call_names
 
+import matplotlib.pyplot as plt
+import networkx as nx
 import numpy as np
 import tensorflow as tf
 import torch
@@ -37,7 +38,7 @@ sidebyside.provenance()
 # One small model
 # ---------------
 # ``y = sum(relu(x W + b))`` over the last axis, with the same weights (drawn in NumPy) in both
-# frameworks.
+# frameworks, and a batch of 5 rows.
 rng = np.random.default_rng(0)
 W_np = rng.normal(size=(3, 2)).astype(np.float32)
 b_np = rng.normal(size=2).astype(np.float32)
@@ -62,27 +63,27 @@ x_torch = torch.from_numpy(x_np).to(torch_device)
 # %%
 # ``torch.fx``: PyTorch's graph format
 # ------------------------------------
-# ``torch.fx`` is the graph format of PyTorch 2, and a toolkit for writing graph transformations.
-# Its ``symbolic_trace``, the older front end, calls ``forward`` once with ``Proxy`` objects
-# instead of tensors; every operation on a proxy is written down as a node. That is tracing in the
-# same sense as ``tf.function``. The result is a ``GraphModule`` whose Python code is generated
-# from that graph. The two tools below hand out FX graphs too: an ``ExportedProgram`` keeps one in
-# ``.graph``, and ``torch.compile`` gives its backend a ``GraphModule`` (both checked below).
+# ``torch.fx`` is the graph format of PyTorch 2, and a toolkit for graph transformations. Its
+# ``symbolic_trace``, the older front end, calls ``forward`` once with ``Proxy`` objects instead
+# of tensors and writes every operation on them down as a node: :term:`tracing`, as in
+# ``tf.function``. It returns a ``GraphModule``, whose Python code is generated from the graph.
+# The two tools below hand out FX graphs too (checked in *They agree*).
 traced = torch.fx.symbolic_trace(small_torch)
 print(traced.code.strip())
-assert torch.equal(traced(x_torch), small_torch(x_torch))
 
 # %%
 # A whole graph, ready to run without the Python
 # ----------------------------------------------
-# ``tf.function`` traces the Python function into a ``ConcreteFunction``; ``torch.export.export``
-# traces the module into an ``ExportedProgram``. Both are graphs of framework operations, with the
-# Python gone. Below, every operation each one recorded.
+# ``tf.function`` traces the Python function into a :term:`concrete function`;
+# ``torch.export.export`` traces the module into an :term:`ExportedProgram`. Both are graphs of
+# framework operations, with the Python gone (drawn below).
 #
-# By default (``strict=False`` in this PyTorch) ``torch.export`` traces much as ``tf.function``
-# does: it runs ``forward``'s Python once, with *fake tensors* that have shapes and dtypes but no
-# data, and records the operations they reach. (``strict=True`` has TorchDynamo, the front end of
-# ``torch.compile``, analyse the bytecode instead; the graph it returns is the same kind.)
+# By default (``strict=False``) ``torch.export`` traces much as ``tf.function`` does: it runs
+# ``forward``'s Python once, with :term:`fake tensors <fake tensor>` (shapes and dtypes, no data),
+# and records the operations they reach. ``strict=True`` has :term:`TorchDynamo`, the front end of
+# ``torch.compile``, analyse the bytecode instead; by ``export``'s documentation, the default does
+# not check some assumptions the graph bakes in (it does check shapes), strict mode makes the graph
+# sound but fails on more Python. Here both give the same graph (checked in *They agree*).
 
 # %%
 # **TensorFlow (tf.function)**: a ``ConcreteFunction``.
@@ -95,32 +96,50 @@ def small_tf(x):
 
 
 spec = tf.TensorSpec((None, 3))
-captured = small_tf.get_concrete_function(spec)
-for op in captured.graph.get_operations():
-    print(f"{op.type:12s} {op.name}")
-y = captured(tf.constant(x_np))
-tf_y = y
+tf_concrete = small_tf.get_concrete_function(spec)
+tf_y = tf_concrete(tf.constant(x_np))
 
 # %%
 # **PyTorch (torch.export)**: an ``ExportedProgram``.
-captured = torch.export.export(small_torch, (x_torch,))
-for node in captured.graph.nodes:
-    print(f"{node.op:14s} {node.target}")
-print("FX graph:", isinstance(captured.graph, torch.fx.Graph))
-y = captured.module()(x_torch)
-torch_y = y
-exported = captured
+exported = torch.export.export(small_torch, (x_torch,))
+torch_y = exported.module()(x_torch)
 
 # %%
-# The same numbers from the captured graphs, and from eager PyTorch:
-sidebyside.assert_close(tf_y, torch_y, what="captured small model", device=torch_device)
-assert torch.equal(torch_y, small_torch(x_torch))
-assert isinstance(exported.graph, torch.fx.Graph)
+# The two graphs, drawn
+# ---------------------
+# Both hold the same three steps: a linear layer, ``relu``, and a sum. TensorFlow spells the
+# linear layer as ``MatMul`` and ``AddV2`` and keeps the weights inside the graph as constants
+# (``Const``); the exported program keeps ``aten.linear`` as one operation and takes the weights
+# as inputs, grey like ``x`` (*Going deeper* below says why).
+
+
+def fx_to_networkx(graph):
+    """One node per FX node (label: name and target), edges from each node's inputs."""
+    dag = nx.DiGraph()
+    for node in graph.nodes:
+        target = str(node.target).removeprefix("aten.").removesuffix(".default")
+        label = node.name if node.op in ("placeholder", "output") else f"{node.name}\n{target}"
+        dag.add_node(node.name, label=label, leaf=node.op == "placeholder")
+        for source in node.all_input_nodes:
+            dag.add_edge(source.name, node.name)
+    return dag
+
+
+fig, (ax_tf, ax_torch) = plt.subplots(2, 1, figsize=(8, 5.6))
+sidebyside.draw_tf_graph(tf_concrete.graph, ax_tf,
+                         title="TensorFlow: the concrete function's graph")
+sidebyside.graphs.draw_dag(fx_to_networkx(exported.graph), ax_torch,
+                           title="PyTorch: the ExportedProgram's graph",
+                           color=sidebyside.graphs.TORCH_COLOR,
+                           note=sidebyside.graphs.TF_NOTE)
+fig.tight_layout()
+plt.show()
+# sphinx_gallery_thumbnail_number = 1
 
 # %%
 # The first page's ``y = (w + x) * (w + 1)``, exported, is a graph of two additions and a
-# multiplication, as ATen operations (``ATen operations: 3``). A Python line in ``forward`` shows
-# what export ran it with: one call, with fake tensors.
+# multiplication, as ATen operations (PyTorch's operator library). A Python line in ``forward``
+# shows what export ran it with: one call, with fake tensors.
 ran_with = []
 
 
@@ -133,78 +152,78 @@ class FirstPage(torch.nn.Module):
 first_page = torch.export.export(FirstPage(), (torch.tensor(1.0), torch.tensor(2.0)))
 aten_ops = [str(n.target) for n in first_page.graph.nodes if n.op == "call_function"]
 print(aten_ops)
-print("ATen operations:", len(aten_ops))
 print("forward ran with:", ran_with)
-assert aten_ops == ["aten.add.Tensor", "aten.add.Tensor", "aten.mul.Tensor"]
-assert ran_with == ["FakeTensor"]
 
 # %%
-# ``export`` returns the *training IR*: in the small model's graph ``aten.linear`` is still one
-# operation. ``run_decompositions()`` lowers a program to the smaller *core ATen* operator set
-# that a backend or a runtime implements, where the linear layer is a transpose and a fused
-# multiply-add:
-with warnings.catch_warnings():  # torch's own pytree code warns
-    warnings.simplefilter("ignore", FutureWarning)
-    core = exported.run_decompositions()
-ops = {}
-for name, program in [("training IR", exported), ("core ATen", core)]:
-    ops[name] = [str(n.target) for n in program.graph.nodes if n.op == "call_function"]
-    print(sidebyside.wrap(f"{name}: {', '.join(ops[name])}", hang="  "))
-core_ops = ops["core ATen"]
-assert core_ops[:2] == ["aten.permute.default", "aten.addmm.default"]
-torch.testing.assert_close(core.module()(x_torch), torch_y)  # same numbers
+# One batch size, or any
+# ----------------------
+# The two graphs above do not take the same inputs. The ``TensorSpec((None, 3))`` left the batch
+# dimension open, so TensorFlow's graph takes any batch. ``torch.export`` specialises every
+# dimension to the example it traced with (5 rows), and the exported module checks it at every
+# call: a batch of 4 fails that check. ``dynamic_shapes=`` with a ``torch.export.Dim`` is the
+# counterpart of TensorFlow's ``None``: it declares the dimension dynamic, and the new program
+# takes any batch.
+
+# %%
+# **TensorFlow (tf.function)**: ``None`` in the signature takes any batch.
+for rows in (5, 4, 1):
+    y = tf_concrete(tf.constant(x_np[:rows]))
+    print(f"batch of {rows}: y has shape {tuple(y.shape)}")
+tf_y4 = tf_concrete(tf.constant(x_np[:4]))
+
+# %%
+# **PyTorch (torch.export)**: batch 5 only, unless declared dynamic.
+try:
+    exported.module()(x_torch[:4])
+    refused = None
+except Exception as error:  # AssertionError on this PyTorch
+    refused = error
+    print(f"batch of 4: {type(error).__name__}: {error}")
+batch = torch.export.Dim("batch")
+any_batch = torch.export.export(
+    small_torch, (x_torch,), dynamic_shapes={"x": {0: batch}}
+)
+for rows in (5, 4, 1):
+    y = any_batch.module()(x_torch[:rows])
+    print(f"Dim, batch of {rows}: y has shape {tuple(y.shape)}")
+torch_y4 = any_batch.module()(x_torch[:4])
 
 # %%
 # ``torch.compile``: graphs captured on the fly
 # ---------------------------------------------
 # ``torch.compile``'s front end, TorchDynamo, traces too, but at the level of Python bytecode:
 # at the first call it runs the function's bytecode symbolically, with fake tensors, puts the
-# tensor operations it meets into an FX graph, and *guards* the graph with checks on the inputs
-# (shapes, dtypes, Python values it read). It keeps the result with the function's code object,
-# and at every later call it checks the guards: if they pass, the graph runs without tracing
-# again; if not, it traces again (it *recompiles*). Where it meets Python it cannot put into a
-# graph, it does not give up as a tracer would: it *breaks* the graph there and lets Python run
-# that part, at every call (below). Those two, guards and graph breaks, are what set it apart
-# from ``tf.function``.
+# tensor operations it meets into an FX graph, and attaches :term:`guards <guard>` to it. At every
+# later call it checks the guards: if they pass, the graph runs without tracing again; if not,
+# it traces again (a :term:`recompilation`). ``tf.function`` checks every call too, against the
+# :term:`input signature` of each graph it traced; the difference is *what* is checked.
+# ``tf.function`` looks at the arguments only; Dynamo's guards also cover the Python values the
+# function read, such as a global, so a changed global means a new graph in PyTorch and a stale
+# one in TensorFlow (:ref:`next page <sphx_glr_auto_examples_10_graphs_plot_50_retracing.py>`).
+# And where Dynamo meets Python it cannot put into a graph, it *breaks* the graph there and lets
+# Python run that part, at every call (below).
 #
-# Each graph goes to a *backend*, normally the Inductor compiler. A backend is just a function
-# that receives the captured graph; this one collects the graphs and runs them as they are, so
-# nothing is compiled and the example stays fast. It also counts how often a captured graph
-# runs. Two calls with the same shapes pass the graph's guards, so the second reuses it:
-# ``graphs: 1``. ``torch.compiler.reset()`` then forgets everything compiled, so each example
-# starts clean.
-graphs, graph_runs = [], []
-
-
-def counting_backend(graph_module, example_inputs):
-    graphs.append(graph_module)
-
-    def run(*args):
-        graph_runs.append(graph_module)
-        return graph_module.forward(*args)  # the captured graph, as is
-
-    return run
-
-
-def call_names(graph_module):
-    """The operations a captured graph calls, by name."""
-    return [getattr(node.target, "__name__", str(node.target))
-            for node in graph_module.graph.nodes if node.op.startswith("call")]
-
+# Each graph goes to a *backend*: by default :term:`Inductor`, a compiler (it needs a C++
+# compiler on a CPU, Triton on a GPU), after :term:`AOTAutograd` has traced the backward pass
+# too. A backend is just a function that receives Dynamo's graph. The one below,
+# ``sidebyside.capture.CountingBackend`` from this site's helpers, keeps each graph and runs it as
+# it is, counting the runs: nothing is compiled, and no compiler is needed. It sees the forward
+# graph, with the torch functions the code called, not yet ATen operations. A second call with
+# the same shapes passes the guards and reuses the graph; ``torch.compiler.reset()`` then forgets
+# everything compiled, so each example starts clean.
+print("default backend:", torch.compiler.get_default_backend())
+counting_backend = CountingBackend()
+graphs, graph_runs = counting_backend.graphs, counting_backend.runs
 
 compiled = torch.compile(small_torch, backend=counting_backend)
 try:
-    assert torch.equal(compiled(x_torch), small_torch(x_torch))
+    compiled_y = compiled(x_torch)
     compiled(x_torch)  # same shapes: the cached graph is reused
-    print("graphs:", len(graphs))
-    calls = [n.name for n in graphs[0].graph.nodes if n.op.startswith("call")]
-    print("operations in it:", calls)
-    print("an FX GraphModule:",
-          isinstance(graphs[0], torch.fx.GraphModule))
+    print("graphs:", len(graphs), "runs:", len(graph_runs))
+    print("operations in it:", call_names(graphs[0]))
 finally:
     torch.compiler.reset()  # forget compiled code: the next examples start clean
-assert len(graphs) == 1 and len(graph_runs) == 2
-assert isinstance(graphs[0], torch.fx.GraphModule)
+first_compile = (len(graphs), len(graph_runs), graphs[0])
 
 # %%
 # A branch that depends on the data
@@ -247,36 +266,40 @@ x_pos_np = np.abs(x_np[0])  # a vector with a positive sum, and its negative
 # ``torch.compile`` breaks the graph instead
 # ------------------------------------------
 # ``torch.compile`` does not give up: it captures the part before the branch, lets Python decide
-# on the real value, and captures the branch that runs as another graph. That is a *graph break*.
-# The first call, with a positive sum, leaves ``graphs: 2``; a negative sum takes the other branch
-# for the first time, which is captured then: ``graphs: 3``. Each call runs the comparison's
-# graph, returns to Python for the ``if``, and runs a branch's graph. ``fullgraph=True`` refuses
-# the break and names it.
+# on the real value, and captures the branch that runs as another graph. That is a
+# :term:`graph break`. The first call, with a positive sum, captures the comparison and the
+# ``then`` branch; a negative sum takes the other branch for the first time, which is captured
+# then, so the count grows by one. Each call runs the comparison's graph, returns to Python for
+# the ``if``, and runs a branch's graph. ``fullgraph=True`` refuses the break: its error names
+# the reason on its first line and, further down, the line of our code.
 x_pos = torch.from_numpy(x_pos_np).to(torch_device)
 graphs.clear()
 compiled = torch.compile(branchy, backend=counting_backend)
 compiled(x_pos)
-print("graphs:", len(graphs))
+print("graphs after a positive sum:", len(graphs))
 compiled(-x_pos)
-print("graphs:", len(graphs))
+print("graphs after a negative sum:", len(graphs))
 for number, graph_module in enumerate(graphs, 1):
     print(f"graph {number}:", call_names(graph_module))
+break_graphs = [call_names(g) for g in graphs]
 torch.compiler.reset()
-raised = False
+whole = torch.compile(branchy, fullgraph=True, backend=counting_backend)
 try:
-    torch.compile(branchy, fullgraph=True, backend=counting_backend)(x_pos)
+    whole(x_pos)
+    fullgraph_error = None
 except RuntimeError as error:  # torch._dynamo.exc.Unsupported
-    raised = True
-    print(f"fullgraph=True: {type(error).__name__}:", str(error).splitlines()[0])
+    fullgraph_error = str(error).splitlines()
+    print(f"fullgraph=True: {type(error).__name__}: {fullgraph_error[0]}")
+    at = next(line for line in fullgraph_error if "code:" in line)
+    print("  at:", at.split("code:")[1].strip())
 torch.compiler.reset()
-assert raised and [call_names(g) for g in graphs[:3]] == [["sum", "gt"], ["mul"], ["sub"]]
 
 # %%
 # Both branches in the graph: ``tf.cond`` and ``torch.cond``
 # ----------------------------------------------------------
 # The way out is the same in both frameworks: put *both* branches into the graph and let the
-# graph choose at run time. Inside ``tf.function``, AutoGraph rewrites a Python ``if`` on a tensor
-# into ``tf.cond`` by itself (the ``StatelessIf`` operation below). In PyTorch we write
+# graph choose at run time. Inside ``tf.function``, :term:`AutoGraph` rewrites a Python ``if`` on a
+# tensor into ``tf.cond`` by itself (the ``StatelessIf`` operation below). In PyTorch we write
 # ``torch.cond`` ourselves (a public API, marked prototype), and ``torch.export`` captures it as a
 # ``cond`` node whose two branches are subgraphs.
 
@@ -324,45 +347,150 @@ print("sum < 0:", y_neg.cpu().numpy())
 torch_cond_y = (y_pos, y_neg)
 
 # %%
-# Both graphs take either branch, and agree:
-for tf_value, torch_value in zip(tf_cond_y, torch_cond_y, strict=True):
-    sidebyside.assert_close(tf_value, torch_value, what="cond", device=torch_device)
-assert np.allclose(torch_cond_y[0].cpu(), 2 * x_pos_np)  # the "then" branch
-assert np.allclose(torch_cond_y[1].cpu(), -x_pos_np - 1)  # the "else" branch
-
-# %%
 # ``torch.cond`` runs under ``torch.compile`` too, even with ``fullgraph=True``: there is no graph
 # break any more. One graph holds the comparison and a ``cond`` node, both branches live in it as
-# subgraphs, and data for either branch runs through that one graph: ``graphs: 1``.
+# subgraphs, and data for either branch runs through that one graph.
 graphs.clear()
 compiled = torch.compile(cond_branchy, fullgraph=True, backend=counting_backend)
-compiled_y = (compiled(x_pos), compiled(-x_pos))
+compiled_cond_y = (compiled(x_pos), compiled(-x_pos))
 torch.compiler.reset()
 print("graphs:", len(graphs))
 print("the graph:", call_names(graphs[0]))
 for name, branch in graphs[0].named_children():
     print(f"  {name}:", call_names(branch))
-assert len(graphs) == 1 and "cond" in call_names(graphs[0])
-for compiled_value, exported_value in zip(compiled_y, torch_cond_y, strict=True):
-    assert torch.equal(compiled_value, exported_value)
+cond_graphs = list(graphs)
+
+# %%
+# Going deeper: where the weights live
+# ------------------------------------
+# In the drawing, TensorFlow's graph holds ``W`` and ``b`` as ``Const`` operations, while the
+# exported program takes its weights as inputs. A ``tf.function`` that reads an eager tensor
+# from outside *captures* it, and a small one (up to 128 numbers in this TensorFlow) is copied
+# into the graph as a constant; a bigger one, or a ``tf.Variable``, becomes an input that the
+# concrete function is fed at every call. An ``ExportedProgram`` *lifts* every parameter and
+# buffer to an input of its graph (the ``p_`` placeholders) and keeps their values in its
+# ``state_dict``, so the weights can be replaced without tracing again.
+
+# %%
+# **TensorFlow (tf.function)**: captured tensors: constants or inputs.
+small, big = tf.ones(2), tf.ones(200)
+var = tf.Variable(tf.ones(2))
+
+
+@tf.function
+def reads(x):
+    return x * small + big[:2] + var
+
+
+graph = reads.get_concrete_function(tf.TensorSpec((2,))).graph
+inside = {id(outer): inner for outer, inner in graph.captures}
+kinds = {}
+for name, outer in [("2 numbers", small), ("200 numbers", big),
+                    ("a tf.Variable", var.handle)]:
+    kinds[name] = inside[id(outer)].op.type
+    print(f"{name}: {kinds[name]}")
+
+# %%
+# **PyTorch (torch.export)**: parameters lifted to inputs.
+for spec in exported.graph_signature.input_specs:
+    source = f", from {spec.target}" if spec.target else ""
+    print(f"{spec.arg.name}: {spec.kind.name}{source}")
+print("state_dict:", list(exported.state_dict))
+
+# %%
+# Going deeper: ATen graphs, forward and backward
+# -----------------------------------------------
+# ``export`` returns the *training IR*: ``aten.linear`` is still one operation.
+# ``run_decompositions()`` lowers a program to the smaller *core ATen* operator set that a backend
+# or a runtime implements, where the linear layer becomes a transpose (``permute``) and ``addmm``,
+# which adds the bias to a matrix product in one operation.
+#
+# Dynamo's graph is forward only. Under Inductor (or the ``aot_eager`` backend), AOTAutograd then
+# traces the backward pass ahead of time into an ATen graph of its own: the static counterpart of
+# the gradient functions ``tf.function`` adds to a graph when a tape asks for gradients.
+# ``aot_autograd`` builds such a backend from two functions, handed the forward and the backward
+# graph (here they note the operations and run the graphs as they are; ``make_boxed_func`` adapts
+# a graph to AOTAutograd's calling convention).
+from functorch.compile import make_boxed_func
+from torch._dynamo.backends.common import aot_autograd
+
+with warnings.catch_warnings():  # torch's own pytree code warns
+    warnings.simplefilter("ignore", FutureWarning)
+    core = exported.run_decompositions()
+ops = {}
+for name, program in [("training IR", exported), ("core ATen", core)]:
+    ops[name] = [str(n.target).removeprefix("aten.")
+                 for n in program.graph.nodes if n.op == "call_function"]
+
+
+def keeper(name):
+    def compiler(graph_module, example_inputs):
+        ops[name] = [str(n.target).removeprefix("aten.")
+                     for n in graph_module.graph.nodes if n.op == "call_function"]
+        return make_boxed_func(graph_module.forward)
+    return compiler
+
+
+joint = aot_autograd(fw_compiler=keeper("AOT forward"), bw_compiler=keeper("AOT backward"))
+try:
+    torch.compile(small_torch, backend=joint)(x_torch).sum().backward()
+finally:
+    torch.compiler.reset()
+    small_torch.zero_grad()
+for name, names in ops.items():
+    print(sidebyside.wrap(f"{name}: {', '.join(names)}", hang="  "))
+
+# %%
+# They agree
+# ----------
+# Every capture computes what eager PyTorch and TensorFlow's graphs compute; and what the text
+# said, checked: FX graphs, one run with fake tensors, the same graph in strict mode, another
+# batch refused until declared dynamic, a graph broken at the branch and whole with ``torch.cond``.
+assert torch.equal(traced(x_torch), small_torch(x_torch))
+sidebyside.assert_close(tf_y, torch_y, what="captured small model", device=torch_device)
+sidebyside.assert_close(tf_y4, torch_y4, what="batch of 4", device=torch_device)
+assert torch.equal(torch_y, small_torch(x_torch)) and torch.equal(compiled_y, torch_y)
+strict = torch.export.export(small_torch, (x_torch,), strict=True)
+assert [n.target for n in strict.graph.nodes] == [n.target for n in exported.graph.nodes]
+assert isinstance(exported.graph, torch.fx.Graph)
+assert aten_ops == ["aten.add.Tensor", "aten.add.Tensor", "aten.mul.Tensor"]
+assert ran_with == ["FakeTensor"]
+assert refused is not None  # the batch of 5 is checked (the error's class is a detail)
+assert first_compile[:2] == (1, 2) and isinstance(first_compile[2], torch.fx.GraphModule)
+assert break_graphs == [["sum", "gt"], ["mul"], ["sub"]]
+assert fullgraph_error is not None and "x.sum() > 0" in at
+for tf_v, torch_v, compiled_v in zip(tf_cond_y, torch_cond_y, compiled_cond_y, strict=True):
+    sidebyside.assert_close(tf_v, torch_v, what="cond", device=torch_device)
+    assert torch.equal(compiled_v, torch_v)
+assert np.allclose(torch_cond_y[0].cpu(), 2 * x_pos_np)  # the "then" branch
+assert np.allclose(torch_cond_y[1].cpu(), -x_pos_np - 1)  # the "else" branch
+assert len(cond_graphs) == 1 and "cond" in call_names(cond_graphs[0])
+assert kinds == {"2 numbers": "Const", "200 numbers": "Placeholder", "a tf.Variable": "Placeholder"}
+assert "addmm.default" in ops["core ATen"] and "linear.default" in ops["training IR"]
+torch.testing.assert_close(core.module()(x_torch), torch_y)  # same numbers
+assert "addmm.default" in ops["AOT forward"] and "mm.default" in ops["AOT backward"]
 sidebyside.parity_report()
 
 # %%
 # What to take away
 # -----------------
 # * PyTorch's graphs are ``torch.fx`` graphs. ``torch.export`` captures a self-contained program
-#   (like a ``ConcreteFunction``), by default by running the Python once with fake tensors, in
-#   the training IR (``run_decompositions()`` lowers it to core ATen). ``torch.compile`` captures
-#   graphs on the fly for a compiler. ``torch.fx.symbolic_trace`` is the older front end.
-# * ``tf.function`` and TorchDynamo both trace once and reuse the graph, but Dynamo guards each
-#   graph with checks on its inputs, and what it cannot capture breaks the graph and runs in
-#   Python at every call (``fullgraph=True`` makes that an error).
+#   (like a ``ConcreteFunction``), by default by running the Python once with fake tensors.
+#   ``torch.compile`` captures graphs on the fly for a compiler. ``torch.fx.symbolic_trace`` is
+#   the older front end.
+# * An exported program is specialised to the shapes of its example; ``dynamic_shapes=`` with a
+#   ``torch.export.Dim`` declares a dimension dynamic, as ``None`` does in a ``TensorSpec``.
+# * ``tf.function`` and TorchDynamo both trace once and check every later call before reusing a
+#   graph: ``tf.function`` checks the arguments, Dynamo's guards also check the Python values the
+#   function read. What Dynamo cannot capture breaks the graph and runs in Python at every call
+#   (``fullgraph=True`` makes that an error).
 # * A branch on a tensor's value needs both branches in the graph (``tf.cond``, or AutoGraph's
 #   rewrite of ``if``; ``torch.cond``), or ``torch.compile`` splits the graph at the branch.
 # * Next: :ref:`when a graph is rebuilt <sphx_glr_auto_examples_10_graphs_plot_50_retracing.py>`
-#   (new values, shapes, loops over a length, guards) and :ref:`graph breaks, side effects and the
-#   recompile limit <sphx_glr_auto_examples_10_graphs_plot_55_graph_breaks.py>`.
+#   (new values, shapes, globals, guards) and :ref:`graph breaks and the recompile limit
+#   <sphx_glr_auto_examples_10_graphs_plot_55_graph_breaks.py>`.
 #
-# References: ``torch.fx.symbolic_trace``, ``torch.export.export`` (``strict``),
-# ``ExportedProgram.run_decompositions``, ``torch.cond``, ``torch.compile``,
-# ``torch.compiler.reset``, ``tf.function``, ``tf.cond``, ``tf.TensorSpec``.
+# References: ``torch.fx.symbolic_trace``, ``torch.export.export`` (``strict``,
+# ``dynamic_shapes``), ``torch.export.Dim``, ``ExportedProgram.run_decompositions``,
+# ``torch.cond``, ``torch.compile``, ``torch.compiler.reset``, ``tf.function``, ``tf.cond``,
+# ``tf.TensorSpec``.

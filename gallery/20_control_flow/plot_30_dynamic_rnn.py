@@ -4,18 +4,14 @@ The dynamic RNN
 
 A recurrent network reads a sequence one time step at a time, so the length of the sequence is
 the length of the loop. Here a small RNN learns to predict ``cos(t)`` from ``sin(t)``, and every
-training step gets a window of a *random* length: 10, 20 or 30 points. PyTorch's ``nn.RNN``
-takes whatever length it gets: one call runs the whole window, its loop over the time steps
-inside one operator, in C++ (cuDNN on a GPU), not in Python. What is dynamic is the ordinary
-Python around that call: every training step runs it on a window of a new length and records a
-new graph for it. A TensorFlow graph has to be built once, before any data arrives, so the graph
-itself must accept any length: we leave the time dimension as ``None`` and put the loop *inside*
-the graph. The windows and the question come from the source posts credited on :ref:`sources`.
+training step gets a window of a *random* length: 10, 20 or 30 points. PyTorch simply runs each
+window: the Python around the model runs again, and autograd records a new graph, for every
+window. A TensorFlow graph is built once, before any data arrives, so the graph itself must
+accept any length: we leave the time dimension as ``None`` and put the loop *inside* the graph.
 
 Both frameworks start from the same weights and see the same windows, so their losses must agree
-step by step; we assert that they do. Then we look at what goes wrong when the time dimension is
-fixed, show that a TensorFlow graph can leave the batch size open as well, and count how often
-``tf.function`` retraces when the length keeps changing.
+step by step. The windows and the question come from the source posts credited on
+:ref:`sources`.
 """
 
 # %%
@@ -25,6 +21,7 @@ fixed, show that a TensorFlow graph can leave the batch size open as well, and c
 
 import sidebyside
 from sidebyside import show_error
+from sidebyside.graphs import TF_COLOR, TORCH_COLOR
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -37,8 +34,8 @@ torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 sidebyside.provenance()
 
 # %%
-# Windows of random length
-# ------------------------
+# The windows and the starting weights
+# ------------------------------------
 # As in the source post: each training step draws ``dynamic_steps`` from 1, 2 or 3, takes a window
 # ``dynamic_steps * pi`` long with ``10 * dynamic_steps`` points, and starts where the previous
 # window ended. The input is ``sin`` of those points, the target ``cos``. Shape
@@ -56,11 +53,8 @@ for _ in range(60):
 lengths = [x_np.shape[1] for _, x_np, _ in windows]
 print("time steps per training step:")
 print(sidebyside.wrap(" ".join(map(str, lengths))))
-assert set(lengths) == {10, 20, 30}
 
 # %%
-# One set of starting weights
-# ---------------------------
 # A one-layer RNN with 32 hidden units and a linear head. The weights are drawn once, in NumPy,
 # and loaded into both frameworks, so any difference later comes from the frameworks, not from
 # the luck of the initialisation. The cell is the one ``torch.nn.RNN`` documents:
@@ -86,15 +80,15 @@ lr = 0.05  # plain gradient descent: the same update rule in both frameworks
 # %%
 # One model for every length
 # ---------------------------
-# TensorFlow has to describe the loop before it knows how long it will be. The input placeholder
-# has shape ``(1, None, 1)``: batch 1, any number of time steps. ``tf.scan`` puts a loop into the
-# graph that applies the cell once per time step, however many there turn out to be. The hidden
-# state is fed in and read out, so each window continues from the state the previous one ended in.
-# The batch is fixed at 1 here only because that hidden state has shape ``(1, hidden)``; a graph
-# can leave the batch open too, as a later section shows.
+# TensorFlow has to describe the loop before it knows how long it will be. The input
+# :term:`placeholder` has shape ``(1, None, 1)``: batch 1, any number of time steps. ``tf.scan``
+# puts a loop into the graph that applies the cell once per time step, however many there turn
+# out to be. The hidden state is fed in and read out, so each window continues from the state the
+# previous one ended in. (The batch is fixed at 1 here only because that hidden state has shape
+# ``(1, hidden)``; a graph can leave the batch open too: Going deeper, below.)
 #
 # PyTorch needs no such planning: one call of ``nn.RNN`` runs a sequence of any length and any
-# batch size (the next section looks inside that call).
+# batch size.
 
 # %%
 # **TensorFlow (graph)**: the time dimension is ``None``, the loop lives in the graph.
@@ -148,50 +142,6 @@ print(rnn)
 print(head)
 
 # %%
-# One call runs the whole sequence
-# --------------------------------
-# ``nn.RNN`` has no Python loop over time. A ``torch.overrides.TorchFunctionMode`` (the hook, from
-# PyTorch's "Extending PyTorch" notes, that sees every call into PyTorch's functions) lists what
-# one forward call on a 30-point window does: it calls the operator ``rnn_tanh`` once
-# (``rnn_tanh calls: 1``), and the loop over the 30 steps runs inside it. The step-by-step loop
-# of define-by-run is the one you write yourself, for instance with ``nn.RNNCell``: the same
-# weights and the same result, one ``rnn_tanh_cell`` call per step from a Python ``for``
-# (``rnn_tanh_cell calls: 30``). The page
-# :ref:`An RNN step by step <sphx_glr_auto_examples_20_control_flow_plot_40_rnn_step_by_step.py>`
-# goes further into ``nn.RNNCell``.
-
-
-class OperatorCalls(TorchFunctionMode):
-    """Inside ``with``: the name of every PyTorch function called."""
-
-    def __init__(self):
-        super().__init__()
-        self.names = []
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        self.names.append(getattr(func, "__name__", str(func)))
-        return func(*args, **(kwargs or {}))
-
-
-window = next(x_np for _, x_np, _ in windows if x_np.shape[1] == 30)
-x_window = torch.from_numpy(window).to(torch_device)
-with torch.no_grad(), OperatorCalls() as whole:
-    states, _ = rnn(x_window)
-print("rnn_tanh calls:", whole.names.count("rnn_tanh"))
-
-cell = torch.nn.RNNCell(1, hidden).to(torch_device)
-cell.load_state_dict({name.removesuffix("_l0"): value
-                      for name, value in rnn.state_dict().items()})
-with torch.no_grad(), OperatorCalls() as stepwise:
-    h = torch.zeros(1, hidden, device=torch_device)
-    for t in range(x_window.shape[1]):  # the Python loop
-        h = cell(x_window[:, t], h)
-print("rnn_tanh_cell calls:", stepwise.names.count("rnn_tanh_cell"))
-assert whole.names.count("rnn_tanh") == 1 and "rnn_tanh_cell" not in whole.names
-assert stepwise.names.count("rnn_tanh_cell") == 30
-sidebyside.assert_close(states[:, -1], h, what="nn.RNN vs an nn.RNNCell loop", device=torch_device)
-
-# %%
 # Training on windows of changing length
 # --------------------------------------
 # The same 60 windows, in the same order, in both frameworks. TensorFlow runs one graph for all
@@ -213,7 +163,7 @@ with tf.compat.v1.Session(graph=graph) as session:
 tf_losses = np.array(losses)
 tf_prediction = y_pred.ravel()
 first, last = tf_losses[0], tf_losses[-1]
-print(f"first, last loss: {first:.4g} {last:.4g}")
+print(f"loss, first and last step: {first:.2g} {last:.2g}")
 
 # %%
 # **PyTorch (eager)**: each step records a new graph for its window.
@@ -233,26 +183,30 @@ for _, x_np, y_np in windows:
 torch_losses = np.array(losses)
 torch_prediction = prediction.detach().cpu().numpy().ravel()
 first, last = torch_losses[0], torch_losses[-1]
-print(f"first, last loss: {first:.4g} {last:.4g}")
+print(f"loss, first and last step: {first:.2g} {last:.2g}")
 
 # %%
-# They agree, step by step
-# ------------------------
-# Same weights, same windows, same update rule: the 60 losses match, within float32 rounding
-# carried through 60 steps. (We use plain gradient descent because its update is the same line in
-# both frameworks. Adam is not: even its default ``epsilon`` differs, as printed below.)
-sidebyside.assert_close(
-    tf_losses, torch_losses, what="training losses", device=torch_device
-)
-sidebyside.assert_close(tf_prediction, torch_prediction, what="last prediction", device=torch_device)
-rtol = sidebyside.parity.TOLERANCES[torch_device]["rtol"]
-print(f"the 60 losses agree within rtol={rtol:.0e}")
-keras_eps = tf.keras.optimizers.Adam().epsilon
-torch_eps = torch.optim.Adam(parameters).defaults["eps"]
-print(f"Adam's default epsilon: Keras {keras_eps}, PyTorch {torch_eps}")
-assert keras_eps != torch_eps
-assert torch_losses[-10:].mean() < 0.1 * torch_losses[:10].mean()  # and it did learn
-sidebyside.parity_report()
+# Left: the last training window, its target and what each framework's RNN predicted for it.
+# Right: the loss at each of the 60 steps. The two frameworks' curves lie on top of each other.
+fig, (ax_fit, ax_loss) = plt.subplots(1, 2, figsize=(8, 4))
+t_last = windows[-1][0]
+ax_fit.plot(t_last, np.cos(t_last), "k-", lw=5, alpha=0.25, label="target: cos(t)")
+ax_fit.plot(t_last, np.sin(t_last), "k:", label="input: sin(t)")
+ax_fit.plot(t_last, tf_prediction, "-", lw=2.5, color=TF_COLOR, label="TensorFlow")
+ax_fit.plot(t_last, torch_prediction, "--", lw=2, color=TORCH_COLOR, label="PyTorch")
+ax_fit.set_title(f"last window ({len(t_last)} time steps)")
+ax_fit.set_xlabel("t")
+ax_fit.set_ylim(-1.8, 1.3)
+ax_fit.legend(loc="lower center", ncol=2, fontsize=8)
+ax_loss.plot(tf_losses, "-", lw=3, color=TF_COLOR, label="TensorFlow (graph)")
+ax_loss.plot(torch_losses, "--", lw=2, color=TORCH_COLOR, label="PyTorch (eager)")
+ax_loss.set_yscale("log")
+ax_loss.set_title("training loss per step")
+ax_loss.set_xlabel("training step")
+ax_loss.legend()
+fig.tight_layout()
+plt.show()
+# sphinx_gallery_thumbnail_number = 1
 
 # %%
 # A fixed time dimension does not bend
@@ -271,8 +225,82 @@ with tf.Graph().as_default():
                    {x_fixed: x_by_length[20]}, indent="  ")
 
 # %%
-# Batch and time both open: ``dynamic_rnn``
-# ------------------------------------------
+# ``tf.function``: one trace per length, unless told otherwise
+# ------------------------------------------------------------
+# Modern TensorFlow builds its graphs by :term:`tracing` Python with ``tf.function``. A graph is
+# traced for a particular input shape, so a new length means a new trace (:term:`retracing`). The
+# counter below is ordinary Python, so it only moves while tracing. An ``input_signature`` that
+# leaves the time dimension as ``None`` gives one graph for every length, like the placeholder
+# above. Compare the two counts with the number of different lengths fed.
+variables = {name: tf.Variable(value) for name, value in init.items()}
+traces = {"no signature": 0, "time = None": 0}
+
+
+def loss_and_gradients(x, y, h0, counter):
+    traces[counter] += 1  # Python: runs while tracing only
+    with tf.GradientTape() as tape:
+        prediction, _ = rnn_forward(x, h0, variables)  # the function used for the graph above
+        loss = tf.reduce_mean(tf.square(prediction - y))
+    return loss, tape.gradient(loss, list(variables.values()))
+
+
+step_per_shape = tf.function(lambda x, y, h0: loss_and_gradients(x, y, h0, "no signature"))
+sequence = tf.TensorSpec(shape=(1, None, 1), dtype=tf.float32)
+step_any_length = tf.function(
+    lambda x, y, h0: loss_and_gradients(x, y, h0, "time = None"),
+    input_signature=[sequence, sequence, tf.TensorSpec(shape=(1, hidden), dtype=tf.float32)],
+)
+h_zero = tf.zeros((1, hidden))
+for _, x_np, y_np in windows[:12]:
+    step_per_shape(x_np, y_np, h_zero)
+    step_any_length(x_np, y_np, h_zero)
+print("lengths fed:", *lengths[:12])
+print("different lengths:", len(set(lengths[:12])))
+print("traces:", traces)
+
+# %%
+# Going deeper: one ``nn.RNN`` call runs the whole sequence
+# ---------------------------------------------------------
+# ``nn.RNN`` has no Python loop over time. A ``torch.overrides.TorchFunctionMode`` (the hook, from
+# PyTorch's "Extending PyTorch" notes, that sees every call into PyTorch's functions) lists what
+# one forward call on a 30-point window does: it calls the operator ``rnn_tanh`` once, and the
+# loop over the 30 steps runs inside it, in C++ (cuDNN on a GPU). The step-by-step loop of
+# define-by-run is the one you write yourself, for instance with ``nn.RNNCell``: the same weights
+# and the same result, one ``rnn_tanh_cell`` call per step from a Python ``for``. The page
+# :ref:`An RNN step by step <sphx_glr_auto_examples_20_control_flow_plot_40_rnn_step_by_step.py>`
+# goes further into ``nn.RNNCell``.
+
+
+class OperatorCalls(TorchFunctionMode):
+    """Inside ``with``: the name of every PyTorch function called."""
+
+    def __init__(self):
+        super().__init__()
+        self.names = []
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        self.names.append(getattr(func, "__name__", str(func)))
+        return func(*args, **(kwargs or {}))
+
+
+window = x_by_length[30]
+x_window = torch.from_numpy(window).to(torch_device)
+with torch.no_grad(), OperatorCalls() as whole:
+    rnn_states, _ = rnn(x_window)
+print("one nn.RNN call, rnn_tanh calls:", whole.names.count("rnn_tanh"))
+
+cell = torch.nn.RNNCell(1, hidden).to(torch_device)
+cell.load_state_dict({name.removesuffix("_l0"): value
+                      for name, value in rnn.state_dict().items()})
+with torch.no_grad(), OperatorCalls() as stepwise:
+    h = torch.zeros(1, hidden, device=torch_device)
+    for t in range(x_window.shape[1]):  # the Python loop
+        h = cell(x_window[:, t], h)
+print("an nn.RNNCell loop, rnn_tanh_cell calls:", stepwise.names.count("rnn_tanh_cell"))
+
+# %%
+# Going deeper: batch and time both open, and ``dynamic_rnn``
+# -----------------------------------------------------------
 # The source posts say that a TensorFlow graph cannot leave both the batch and the time dimension
 # open, or that the time dimension is the one that stays fixed. ``None`` works for both. Below,
 # TensorFlow 1's own answer to "any length", ``tf.compat.v1.nn.dynamic_rnn``, gets a placeholder
@@ -280,21 +308,18 @@ with tf.Graph().as_default():
 # graph. ``dynamic_rnn`` is still in TensorFlow 2.21, deprecated (its docstring says so, below),
 # but the cells it was made for came from Keras 2 and are gone with Keras 3, so we hand it a small
 # cell object of our own: the cell above, with the starting weights. PyTorch's ``nn.RNN`` with the
-# same weights takes the same two batches. Windows of *different* lengths in one batch need padding
-# and a mask, or packing: that is the page
+# same weights takes the same two batches. Windows of *different* lengths in one batch need
+# :term:`padding` and a :term:`mask`, or packing: that is the page
 # :ref:`Batches of different lengths <sphx_glr_auto_examples_20_control_flow_plot_50_padded_batches.py>`.
 batches = {
     (2, 10): np.concatenate([x for _, x, _ in windows if x.shape[1] == 10][:2]),
     (3, 20): np.concatenate([x for _, x, _ in windows if x.shape[1] == 20][:3]),
 }
-print(sidebyside.wrap(tf.compat.v1.nn.dynamic_rnn.__doc__.splitlines()[0]))
-gone = False
-try:
-    tf.compat.v1.nn.rnn_cell.BasicRNNCell(hidden)
-except AttributeError as error:
-    gone = True
-    print("AttributeError:", error)
-assert gone and "(deprecated)" in tf.compat.v1.nn.dynamic_rnn.__doc__.splitlines()[0]
+dynamic_rnn_doc = tf.compat.v1.nn.dynamic_rnn.__doc__.splitlines()[0]
+print(sidebyside.wrap(dynamic_rnn_doc))
+print("tf.compat.v1.nn.rnn_cell.BasicRNNCell:")
+cells = tf.compat.v1.nn.rnn_cell
+show_error(AttributeError, getattr, cells, "BasicRNNCell", indent="  ")
 
 # %%
 # **TensorFlow (graph)**: one ``(None, None, 1)`` placeholder, any batch.
@@ -346,89 +371,53 @@ with torch.no_grad():
         print(tuple(x_any.shape), "->", tuple(states_any.shape))
 
 # %%
-# The same states from both, for both batches:
+# Going deeper: why plain gradient descent
+# ----------------------------------------
+# Its update is the same line in both frameworks. Adam's is not: even its default ``epsilon``
+# differs between Keras and PyTorch.
+keras_eps = tf.keras.optimizers.Adam().epsilon
+torch_eps = torch.optim.Adam(parameters).defaults["eps"]
+print(f"Adam's default epsilon: Keras {keras_eps}, PyTorch {torch_eps}")
+
+# %%
+# They agree
+# ----------
+# Same weights, same windows, same update rule: the 60 losses match, within float32 rounding
+# carried through 60 steps, and so do the states of the batches with both dimensions open.
+sidebyside.assert_close(tf_losses, torch_losses, what="training losses", device=torch_device)
+sidebyside.assert_close(tf_prediction, torch_prediction, what="last prediction", device=torch_device)
+assert torch_losses[-10:].mean() < 0.1 * torch_losses[:10].mean()  # and it did learn
+assert set(lengths) == {10, 20, 30}
+assert traces == {"no signature": len(set(lengths[:12])), "time = None": 1}
+assert step_per_shape.experimental_get_tracing_count() == len(set(lengths[:12]))
 for shape in batches:
     sidebyside.assert_close(
         tf_states[shape], torch_states[shape], what=f"states, {shape}", device=torch_device
     )
 assert [s.shape for s in tf_states.values()] == [(2, 10, hidden), (3, 20, hidden)]
+# going deeper: nn.RNN's loop runs inside one operator; an RNNCell loop is Python's
+assert whole.names.count("rnn_tanh") == 1 and "rnn_tanh_cell" not in whole.names
+assert stepwise.names.count("rnn_tanh_cell") == x_window.shape[1]
+sidebyside.assert_close(rnn_states[:, -1], h, what="nn.RNN vs an nn.RNNCell loop", device=torch_device)
+assert "(deprecated)" in dynamic_rnn_doc and keras_eps != torch_eps
 sidebyside.parity_report()
-
-# %%
-# ``tf.function``: one trace per length, unless told otherwise
-# ------------------------------------------------------------
-# Modern TensorFlow builds its graphs by tracing Python with ``tf.function``. A graph is traced
-# for a particular input shape, so a new length means a new trace. The counter below is ordinary
-# Python, so it only moves while tracing. An ``input_signature`` that leaves the time dimension as
-# ``None`` gives one graph for every length, like the placeholder above:
-# ``traces: {'no signature': 3, 'time = None': 1}``.
-variables = {name: tf.Variable(value) for name, value in init.items()}
-traces = {"no signature": 0, "time = None": 0}
-
-
-def loss_and_gradients(x, y, h0, counter):
-    traces[counter] += 1  # Python: runs while tracing only
-    with tf.GradientTape() as tape:
-        prediction, _ = rnn_forward(x, h0, variables)  # the function used for the graph above
-        loss = tf.reduce_mean(tf.square(prediction - y))
-    return loss, tape.gradient(loss, list(variables.values()))
-
-
-step_per_shape = tf.function(lambda x, y, h0: loss_and_gradients(x, y, h0, "no signature"))
-sequence = tf.TensorSpec(shape=(1, None, 1), dtype=tf.float32)
-step_any_length = tf.function(
-    lambda x, y, h0: loss_and_gradients(x, y, h0, "time = None"),
-    input_signature=[sequence, sequence, tf.TensorSpec(shape=(1, hidden), dtype=tf.float32)],
-)
-h_zero = tf.zeros((1, hidden))
-for _, x_np, y_np in windows[:12]:
-    step_per_shape(x_np, y_np, h_zero)
-    step_any_length(x_np, y_np, h_zero)
-print("lengths fed:", *lengths[:12])
-print("traces:", traces)
-print("tracing count reported by TensorFlow:",
-      step_per_shape.experimental_get_tracing_count(),
-      step_any_length.experimental_get_tracing_count())
-assert traces == {"no signature": len(set(lengths[:12])), "time = None": 1}
-
-# %%
-# The last window, and both loss curves
-# -------------------------------------
-# Left: the last training window, its target and what each framework's RNN predicted for it.
-# Right: the loss at each of the 60 steps. The curves lie on top of each other.
-fig, (ax_fit, ax_loss) = plt.subplots(1, 2, figsize=(12, 4))
-t_last = windows[-1][0]
-ax_fit.plot(t_last, np.cos(t_last), "k-", lw=4, alpha=0.3, label="target: cos(t)")
-ax_fit.plot(t_last, np.sin(t_last), "k:", label="input: sin(t)")
-ax_fit.plot(t_last, tf_prediction, "-", color="#ff8f00", label="TensorFlow")
-ax_fit.plot(t_last, torch_prediction, "--", color="#ee4c2c", label="PyTorch")
-ax_fit.set_title(f"last window ({len(t_last)} time steps)")
-ax_fit.set_xlabel("t")
-ax_fit.set_ylim(-1.6, 1.3)
-ax_fit.legend(loc="lower center", ncol=4, fontsize=8)
-ax_loss.plot(tf_losses, "-", color="#ff8f00", lw=3, alpha=0.6, label="TensorFlow (graph)")
-ax_loss.plot(torch_losses, "--", color="#ee4c2c", label="PyTorch (eager)")
-ax_loss.set_yscale("log")
-ax_loss.set_title("training loss per step")
-ax_loss.set_xlabel("training step")
-ax_loss.legend()
-fig.tight_layout()
-plt.show()
 
 # %%
 # What to take away
 # -----------------
-# * In PyTorch a sequence of any length and batch is just a tensor: one ``nn.RNN`` call runs it,
-#   with the loop over time inside the operator. What is define-by-run is the Python around the
-#   call (or a loop over ``nn.RNNCell``): it runs again for every window and records a new graph.
+# * In PyTorch a sequence of any length and batch is just a tensor: one ``nn.RNN`` call runs it.
+#   What is define-by-run is the Python around the call: it runs again for every window and
+#   records a new graph.
 # * A TensorFlow graph is built before the data arrives, so a variable length must be planned:
 #   leave the time dimension as ``None`` (the batch can be ``None`` too) and put the loop into the
 #   graph (``tf.scan``, ``tf.while_loop``, ``dynamic_rnn``, or an RNN layer that does it for you).
-# * Next: :ref:`an RNN step by step <sphx_glr_auto_examples_20_control_flow_plot_40_rnn_step_by_step.py>` (``nn.RNNCell``, truncated backpropagation through
-#   time) and :ref:`batches of different lengths <sphx_glr_auto_examples_20_control_flow_plot_50_padded_batches.py>` (padding, masks, packing).
 # * A fixed ``(1, 10, 1)`` placeholder refuses 20 points, and ``tf.function`` traces one graph per
 #   new length unless an ``input_signature`` says the length may vary.
 # * With the same weights and the same data, the two give the same losses, step for step.
+# * Next: :ref:`an RNN step by step <sphx_glr_auto_examples_20_control_flow_plot_40_rnn_step_by_step.py>`
+#   (``nn.RNNCell``, truncated backpropagation through time) and :ref:`batches of different
+#   lengths <sphx_glr_auto_examples_20_control_flow_plot_50_padded_batches.py>` (padding, masks,
+#   packing).
 #
 # References: ``tf.compat.v1.placeholder``, ``tf.scan``, ``tf.compat.v1.train.GradientDescentOptimizer``,
 # ``tf.compat.v1.nn.dynamic_rnn``, ``tf.function``, ``tf.TensorSpec``, ``torch.nn.RNN``,

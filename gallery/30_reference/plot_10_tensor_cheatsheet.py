@@ -254,7 +254,7 @@ def tf_zero_grad():
         with tf.GradientTape() as tape:  # a new tape each step
             loss = tf.reduce_mean((model(x) - target) ** 2)
         variables = model.trainable_variables
-        grads = tape.gradient(loss, variables)  # returned
+        grads = tape.gradient(loss, variables)  # fresh each step
         pairs = zip(grads, variables, strict=True)
         optimizer.apply_gradients(pairs)  # step()
 

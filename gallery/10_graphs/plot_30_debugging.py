@@ -190,6 +190,8 @@ except RuntimeError as error:
     torch_error = error
 reason = str(torch_error).splitlines()
 print("RuntimeError:")
+# the message's wording changed between releases
+print(sidebyside.on_this_version("torch"))
 print(" ", reason[0])
 raised = traceback.extract_tb(torch_error.__traceback__)[0]
 print(f"traceback points at line {raised.lineno}:")
@@ -249,6 +251,7 @@ assert "PrintV2" in {op.type for op in float32_graph.get_operations()}
 assert not tf.config.functions_run_eagerly()  # the switch is off again
 assert "session.run" in tf_raised.line and tf_error.op.name == "product"
 assert "torch.mm" in raised.line and "tf.matmul" in build_raised.line
+assert "shapes cannot be multiplied" in str(torch_error)
 assert (buffer.getvalue() != "") == under_ipython
 assert "tf.matmul" in built_line
 sidebyside.parity_report()

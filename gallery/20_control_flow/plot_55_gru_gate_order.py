@@ -8,17 +8,20 @@ stacks them both ways, and checks that ``keras_layout``, the rearrangement that 
 of different lengths <sphx_glr_auto_examples_20_control_flow_plot_50_padded_batches.py>`
 uses, turns PyTorch's arrays into Keras's. Then one GRU step runs in both frameworks
 and in NumPy, from the formula written out, to show that the two layers compute the same
-function.
+function. Last, what differs in the layout that TensorFlow 1's ``GRUCell`` used.
 """
 
 # %%
 # Setup
 # -----
-# Both frameworks, NumPy for the shared weights, the helpers of this site, and one seed
-# for everything.
+# Both frameworks, NumPy for the shared weights, Matplotlib, the helpers of this site,
+# and one seed for everything.
 import sidebyside
+from sidebyside import show_error
+from sidebyside.graphs import TF_COLOR, TORCH_COLOR
 from sidebyside.parity import to_numpy
 
+import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
 import torch
@@ -128,6 +131,39 @@ for (name, keras_array), rearranged in zip(
     print(f"{name:<17}{rearranged.shape}, equal bit for bit")
 
 # %%
+# The two input matrices drawn, each third coloured by the gate whose weights it holds
+# (found by comparing values with the gates drawn above): Keras's ``kernel`` is wide,
+# its gates ``z, r, n`` side by side; PyTorch's ``weight_ih_l0`` is tall, ``r, z, n``
+# stacked.
+GATE_COLORS = {"r": "#009e73", "z": "#cc79a7", "n": "#f0e442"}  # Okabe-Ito
+
+
+def gate_order(matrix, axis):
+    """The gate each third of ``matrix`` along ``axis`` holds, by value."""
+    blocks = np.split(matrix, 3, axis=axis)
+    return [next(g for g in gates if np.array_equal(
+        block.T if axis == 0 else block, gates[g]["W_ih"])) for block in blocks]
+
+
+fig, axes = plt.subplots(1, 2, figsize=(8, 3.6), width_ratios=(3, 1.4))
+panels = ((keras_weights["kernel"], 1, "Keras kernel", TF_COLOR),
+          (torch_weights["weight_ih_l0"], 0, "PyTorch weight_ih_l0", TORCH_COLOR))
+for ax, (matrix, axis, title, color) in zip(axes, panels, strict=True):
+    rows, cols = matrix.shape
+    size = matrix.shape[axis] // 3
+    for i, gate in enumerate(gate_order(matrix, axis)):
+        x, y, w, h = (i * size, 0, size, rows) if axis else (0, i * size, cols, size)
+        ax.add_patch(plt.Rectangle((x, y), w, h, facecolor=GATE_COLORS[gate],
+                                   edgecolor="white", linewidth=3))
+        ax.text(x + w / 2, y + h / 2, gate, ha="center", va="center", fontsize=22)
+    ax.set(xlim=(0, cols), ylim=(rows, 0), aspect="equal", xticks=[], yticks=[])
+    ax.set_title(f"{title}\n{matrix.shape}", fontsize=13, color="black")
+    for spine in ax.spines.values():
+        spine.set(color=color, linewidth=4)
+fig.tight_layout()
+plt.show()
+
+# %%
 # One step, three ways
 # --------------------
 # The formula, written out per gate from the arrays drawn above, in float64 NumPy:
@@ -183,6 +219,37 @@ sidebyside.assert_close(keras_step, torch_step, what="one GRU step", device=torc
 sidebyside.parity_report()
 
 # %%
+# Going deeper: reset before the product, and TensorFlow 1's ``GRUCell``
+# ----------------------------------------------------------------------
+# The GRU as first published applies the reset gate *before* the recurrent product:
+# ``n = tanh(x W_in + b_in + (r * h) W_hn)``. Keras computes that with
+# ``reset_after=False``, and then keeps one bias per gate, ``(3 * hidden,)``. TensorFlow
+# 1's ``GRUCell``, used by the posts credited on :ref:`sources`, was reset-before too, in
+# a third layout: ``gates/kernel``, ``(features + hidden, 2 * hidden)``, holding ``r``
+# and ``u`` (the update gate), and ``candidate/kernel`` for ``n``; Keras 3 no longer
+# provides it (the last line below). ``nn.GRU`` has no reset-before mode, so neither
+# maps exactly onto it: from the same weights, Keras's reset-before step is another
+# function, which matches the reset-before formula instead.
+with tf.device(tf_device):
+    before = tf.keras.layers.GRU(
+        HIDDEN, reset_after=False, return_state=True)
+    before.build((None, None, FEATURES))
+    before.set_weights([keras_weights["kernel"],
+                        keras_weights["recurrent_kernel"],
+                        keras_weights["bias"].sum(axis=0)])
+    _, before_step = before(
+        x_step[:, None, :], initial_state=tf.constant(h_step))
+for weight in before.weights:
+    print(f"{weight.path.split('/')[-1]:<17}{tuple(weight.shape)}")
+n_before = np.tanh(gate_input("n", x64, r * h64))  # reset, then product
+numpy_before = z * h64 + (1 - z) * n_before
+np.testing.assert_allclose(to_numpy(before_step), numpy_before, **tolerance)
+difference = np.abs(to_numpy(before_step) - numpy_step).max()
+print(f"largest difference from the reset-after step: {difference:.2f}")
+assert difference > 1e-3
+show_error(AttributeError, getattr, tf.compat.v1.nn.rnn_cell, "GRUCell")
+
+# %%
 # What to take away
 # -----------------
 # * Keras stacks a GRU's gates ``z, r, n`` in ``kernel`` ``(features, 3 * hidden)``;
@@ -193,6 +260,10 @@ sidebyside.parity_report()
 #   recurrent product, ``r * (h W_hn + b_hn)``, and compute the same function.
 # * Check such a conversion by computation: rearranged arrays equal bit for bit, and one
 #   step of each layer equal to the formula.
+# * Keras's ``reset_after=False`` and TensorFlow 1's ``GRUCell`` apply the reset gate
+#   before the recurrent product, a function ``nn.GRU`` does not compute.
 #
 # References: ``tf.keras.layers.GRU`` (``reset_after``, ``initial_state``),
 # ``torch.nn.GRU`` (its weight attributes and equations).
+
+# sphinx_gallery_thumbnail_number = 1

@@ -5,22 +5,25 @@
 A loop whose number of steps depends on the data: multiply a vector ``x`` by a scalar ``w`` until
 its sum reaches a limit. PyTorch runs an ordinary Python ``while`` and records one multiplication
 per step it took. A TensorFlow graph is built before ``x`` is known, so the loop itself must be an
-operation in the graph: ``tf.while_loop``, or a Python ``while`` that ``tf.function`` (AutoGraph)
-turns into one. We run one graph on inputs that need 9 and 3 steps, differentiate through the
-loop in both frameworks, and check the gradient against the closed form. The contrast, a Python
-``while`` against ``tf.while_loop``, is the one a source post credited on :ref:`sources` draws.
+operation in the graph: ``tf.while_loop``, or a Python ``while`` that ``tf.function``
+(:term:`AutoGraph`) turns into one. We run one graph on two inputs that need different numbers of
+steps, differentiate through the loop in both frameworks, and check the gradient against the
+closed form. The contrast, a Python ``while`` against ``tf.while_loop``, is the one a source post
+credited on :ref:`sources` draws.
 """
 
 # %%
 # Setup
 # -----
-# Both frameworks, NumPy for the shared inputs, the helpers of this site, and one seed.
+# Both frameworks, NumPy for the shared inputs, Matplotlib, the helpers of this site, and one
+# seed.
 import math
 import pprint
 
 import sidebyside
 from sidebyside.capture import backward_nodes
 
+import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
 import torch
@@ -56,8 +59,8 @@ for name, x0 in inputs.items():
 # ``tf.while_loop(cond, body, loop_vars)`` puts the whole loop into the graph as one operation;
 # ``cond`` and ``body`` are Python functions called once, while the graph is built, to describe a
 # single step (``calls`` counts them). The step counter is a loop variable like ``x``.
-# ``tf.compat.v1.gradients`` then adds a second loop that runs the steps backwards. In PyTorch the
-# loop is plain Python.
+# ``tf.compat.v1.gradients`` then adds a second loop that runs the steps backwards (we keep a copy
+# of the graph from before, to draw it). In PyTorch the loop is plain Python.
 
 # %%
 # **TensorFlow (graph)**: one ``tf.while_loop``, run for both inputs.
@@ -82,6 +85,8 @@ with graph.as_default(), tf.device(tf_device):
         cond=cond, body=body, loop_vars=(tf.constant(0), x0)
     )
     y = tf.reduce_sum(x)
+forward = graph.as_graph_def()  # a copy, for the picture
+with graph.as_default(), tf.device(tf_device):
     (dy_dw,) = tf.compat.v1.gradients(y, w)
 print("calls while building:", calls)
 
@@ -109,7 +114,7 @@ for name, x0_np in inputs.items():
     y = x.sum()
     y.backward()
     torch_results[name] = (steps, y.detach(), w.grad)
-    torch_graphs[name] = y
+    torch_graphs[name] = y, w
     print(f"{name}: {steps} steps, y = {y.item():.4f},",
           f"dy/dw = {w.grad.item():.4f}")
 
@@ -117,13 +122,15 @@ for name, x0_np in inputs.items():
 # What each graph holds
 # ---------------------
 # The TensorFlow graph has the same operations whatever the input: one loop forward and one loop
-# backward, ``loop operations: ['StatelessWhile', 'StatelessWhile']``, their
-# condition and body stored as small functions. PyTorch's record is as long as the loop that ran:
-# one ``MulBackward0`` per step taken, ``small x0: 9 MulBackward0 recorded`` and
-# ``large x0: 3 MulBackward0 recorded``.
+# backward, two ``StatelessWhile`` operations, their condition and body stored as small functions
+# in the graph's :term:`function library`. PyTorch's record is as long as the loop that ran: one
+# ``MulBackward0`` per step taken. A graph of one size is not memory of one size, though: to
+# differentiate, TensorFlow's loop keeps every step's ``x`` too (the last section below shows how,
+# and :ref:`the RNN step by step <sphx_glr_auto_examples_20_control_flow_plot_40_rnn_step_by_step.py>`
+# counts it for 1 to 15 steps).
 
 # %%
-# **TensorFlow (graph)**: two loop operations, for 9 steps or 3.
+# **TensorFlow (graph)**: two loop operations, for either input.
 op_types = [op.type for op in graph.get_operations()]
 loop_ops = [t for t in op_types if t.endswith("While")]
 print("loop operations:", loop_ops)
@@ -134,12 +141,28 @@ assert loop_ops == ["StatelessWhile", "StatelessWhile"]
 # %%
 # **PyTorch (eager)**: count the multiplications recorded on each run
 # (``backward_nodes`` walks ``grad_fn`` as the if-vs-cond page does).
-for name, y in torch_graphs.items():
+for name, (y, _) in torch_graphs.items():
     names = [type(node).__name__ for node in backward_nodes(y)]
     products = names.count("MulBackward0")
     print(f"{name}: {products} MulBackward0 recorded")
     steps_taken = torch_results[name][0]
     assert products == steps_taken == expected[name][0]
+
+# %%
+# Drawn: left, the TensorFlow graph as it was before the gradient was added, one
+# ``StatelessWhile`` for any number of steps; right, what PyTorch recorded on each run, a chain
+# with one ``MulBackward0`` per step taken.
+picture = tf.Graph()
+with picture.as_default():
+    tf.graph_util.import_graph_def(forward, name="")
+mosaic = [["tf", "small x0"], ["tf", "large x0"]]
+fig, axes = plt.subplot_mosaic(mosaic, figsize=(11, 4.5), width_ratios=(1, 1.3))
+sidebyside.draw_tf_graph(picture, axes["tf"], title="TensorFlow: one loop operation")
+for name, (y, w) in torch_graphs.items():
+    title = f"PyTorch, {name}: {torch_results[name][0]} steps recorded"
+    sidebyside.draw_autograd_graph(y, axes[name], names={"w": w}, title=title)
+fig.tight_layout()
+plt.show()
 
 # %%
 # AutoGraph: a Python ``while`` inside ``tf.function``
@@ -203,13 +226,41 @@ for name, x0_np in inputs.items():
           f"dy/dw = {grad_w.item():.4f}")
 
 # %%
-# What AutoGraph traced
-# ---------------------
-# One trace served both inputs (``traces: 1``; they have the same shape and dtype), because the
-# loop is an operation in the traced graph rather than unrolled Python: the graph has a
-# ``StatelessWhile`` and no ``Mul`` outside it. A ``while`` whose condition is a plain Python
-# value instead runs while tracing, leaving its steps unrolled in the graph: below, a loop of
-# three steps on a Python counter leaves ``Mul ops: 3``.
+# They agree
+# ----------
+# Steps, values and gradients: the graph loop, the traced loop, PyTorch, and the closed form.
+# These assertions run on every build.
+for name in inputs:
+    n, y_expected, dw_expected = expected[name]
+    for label, (steps, y, dy_dw) in {
+        "TF1 graph": tf_results[name],
+        "tf.function": tf2_results[name],
+        "PyTorch backward": torch_results[name],
+        "PyTorch autograd.grad": torch2_results[name],
+    }.items():
+        assert int(steps) == n, f"{name}, {label}: {int(steps)} steps, expected {n}"
+        sidebyside.assert_close(y_expected, y, what=f"y for {name} (closed form vs {label})")
+        sidebyside.assert_close(
+            dw_expected, dy_dw, what=f"dy/dw for {name} (closed form vs {label})"
+        )
+    sidebyside.assert_close(
+        tf_results[name][2], torch_results[name][2], what=f"dy/dw for {name} (TF1 vs PyTorch)"
+    )
+    sidebyside.assert_close(
+        tf2_results[name][2],
+        torch2_results[name][2],
+        what=f"dy/dw for {name} (tf.function vs PyTorch)",
+    )
+sidebyside.parity_report()
+
+# %%
+# Going deeper: what AutoGraph traced
+# ------------------------------------
+# One trace served both inputs (they have the same shape and dtype), because the loop is an
+# operation in the traced graph rather than unrolled Python: the graph has a ``StatelessWhile``
+# and no ``Mul`` outside it. A ``while`` whose condition is a plain Python value instead runs
+# while tracing, leaving its steps unrolled in the graph: below, a loop of three steps on a Python
+# counter leaves one ``Mul`` per step and no loop.
 traced_ops = [op.type for op in concrete.graph.get_operations()]
 print("operations in the traced graph:")
 pprint.pp(traced_ops, width=64, compact=True)
@@ -234,15 +285,16 @@ print("Mul ops:", unrolled_ops.count("Mul"))
 assert unrolled_ops.count("Mul") == 3 and "StatelessWhile" not in unrolled_ops
 
 # %%
-# Every step kept for the backward pass
-# -------------------------------------
+# Going deeper: every step kept for the backward pass
+# ---------------------------------------------------
 # One loop operation does not mean that memory stays the same whatever the length. The gradient of
 # ``x * w`` with respect to ``w`` needs the ``x`` of every step. PyTorch's record keeps them: each
 # ``MulBackward0`` saves the ``x`` it multiplied. TensorFlow keeps them too, which is why the
 # traced graph above ends with an ``EmptyTensorList``: because ``grow`` ran while a tape was
 # recording, TensorFlow rewrote the loop so that its body pushes ``x`` onto that list at every step
 # (``TensorListPushBack``), for the backward loop to take off again. The loop body is a function in
-# the graph's library, so we count the op there, and in the same loop traced without a tape. The
+# the graph's :term:`function library`, so we count the op there, and in the same loop traced
+# without a tape. The
 # TF1 graph from the top was rewritten the same way by ``tf.compat.v1.gradients``: its forward loop
 # now also returns the list, and ``TensorListLength`` says how long it is after each run. In
 # PyTorch, a pack hook of ``saved_tensors_hooks`` sees every tensor saved.
@@ -316,39 +368,12 @@ for name, x0_np in inputs.items():
 saved.clear()
 
 # %%
-# The list holds one ``x`` per step taken, 9 or 3, and PyTorch saved as many: training memory
-# grows with the number of steps in TensorFlow as in PyTorch. (PyTorch also saves ``w`` at every
-# step but the first, without copying it; TensorFlow's loop takes ``w`` in once and pushes only
-# ``x``.) One loop operation keeps the graph small whatever the length, not the memory of training.
-
-# %%
-# They agree
-# ----------
-# Steps, values and gradients: the graph loop, the traced loop, PyTorch, and the closed form.
-# These assertions run on every build.
+# The list holds one ``x`` per step taken, and PyTorch saved as many: training memory grows with
+# the number of steps in TensorFlow as in PyTorch. (PyTorch also saves ``w`` at every step but the
+# first, without copying it; TensorFlow's loop takes ``w`` in once and pushes only ``x``.) One loop
+# operation keeps the graph small whatever the length, not the memory of training.
 for name in inputs:
-    n, y_expected, dw_expected = expected[name]
-    for label, (steps, y, dy_dw) in {
-        "TF1 graph": tf_results[name],
-        "tf.function": tf2_results[name],
-        "PyTorch backward": torch_results[name],
-        "PyTorch autograd.grad": torch2_results[name],
-    }.items():
-        assert int(steps) == n, f"{name}, {label}: {int(steps)} steps, expected {n}"
-        sidebyside.assert_close(y_expected, y, what=f"y for {name} (closed form vs {label})")
-        sidebyside.assert_close(
-            dw_expected, dy_dw, what=f"dy/dw for {name} (closed form vs {label})"
-        )
-    assert tf_kept[name] == torch_kept[name] == n, f"{name}: x kept for backward"
-    sidebyside.assert_close(
-        tf_results[name][2], torch_results[name][2], what=f"dy/dw for {name} (TF1 vs PyTorch)"
-    )
-    sidebyside.assert_close(
-        tf2_results[name][2],
-        torch2_results[name][2],
-        what=f"dy/dw for {name} (tf.function vs PyTorch)",
-    )
-sidebyside.parity_report()
+    assert tf_kept[name] == torch_kept[name] == expected[name][0], name
 
 # %%
 # What to take away

@@ -392,3 +392,5 @@ for name in inputs:
 # References: ``tf.while_loop``, ``tf.compat.v1.gradients``, ``tf.function``,
 # ``tf.GradientTape``, ``tf.raw_ops.TensorListLength``, ``torch.Tensor.backward``,
 # ``torch.autograd.grad``, ``torch.autograd.graph.saved_tensors_hooks``.
+
+# sphinx_gallery_thumbnail_number = 1

@@ -147,7 +147,7 @@ tf2_y, (tf2_dw, tf2_dx) = y_and_gradients(tf.constant(1.0), tf.constant(2.0))
 print(f"tf.function: y={tf2_y.numpy()}, dy/dw={tf2_dw.numpy()}, dy/dx={tf2_dx.numpy()}")
 
 # %%
-# ``tf.function`` keeps one graph per *input signature*: the dtype and shape of each tensor
+# ``tf.function`` keeps one graph per :term:`input signature`: the dtype and shape of each tensor
 # argument, and the value of each plain Python argument. The Python body runs only while
 # tracing, so a Python list inside it counts the traces. Watch the count: new values of the same
 # kind reuse the graph; a new shape traces again, and so does each new Python number. Pass

@@ -97,76 +97,43 @@ for z_value in z_values:
     print(f"z={z_value:+}: y[0] = {row}")
 
 # %%
-# What each graph holds
-# ---------------------
+# What each graph holds, drawn
+# ----------------------------
 # In TensorFlow 2, ``tf.cond`` adds a single operation to the graph, ``StatelessIf``: an "if"
 # that is one operation (*stateless*: its branches have no side effects, such as drawing a random
 # number; a branch with one makes it ``If``). Each branch is a small graph of its own, a
-# *function*, stored beside the main graph in its *function library*, and the ``StatelessIf``
-# names the two it may call (``then_branch`` and ``else_branch``). So both matrix products are in
-# the graph, whatever ``z`` will be.
+# *function*, stored beside the main graph in its :term:`function library`, and the
+# ``StatelessIf`` names the two it may call (``then_branch`` and ``else_branch``). So both matrix
+# products are in the graph, whatever ``z`` will be. PyTorch's record differs from run to run:
+# each holds only the product that ran.
 #
-# PyTorch's record differs from run to run. Ask autograd for the gradient of each weight: only
-# the weight of the branch that ran gets one, because only its product was recorded.
-
-# %%
-# **TensorFlow (graph)**: one ``StatelessIf``; a ``MatMul`` in each of the functions it names.
-if_op = next(op for op in graph.get_operations()
-             if op.type == "StatelessIf")
-main_ops = " ".join(op.type for op in graph.get_operations())
-print(sidebyside.wrap(f"main graph: {main_ops}", hang="  "))
-library = graph.as_graph_def().library.function
-functions = {f.signature.name: f for f in library}
-branch_ops = {}
-for attr in ("then_branch", "else_branch"):
-    function = functions[if_op.get_attr(attr).name]
-    branch_ops[attr] = [node.op for node in function.node_def]
-    print(f"{attr}: {branch_ops[attr]}")
-
-# %%
-# **PyTorch (eager)**: which weights does each run's record reach?
-reached = {}
-for z_value, y in torch_graphs.items():
-    # allow_unused: a weight the record never used gets None
-    dw1, dw2 = torch.autograd.grad(
-        y.sum(), [w1, w2], allow_unused=True
-    )
-    reached[z_value] = (dw1 is not None, dw2 is not None)
-    kind = type(y.grad_fn).__name__
-    print(f"z={z_value:+}: y.grad_fn={kind}")
-    print(f"  gradient for w1: {reached[z_value][0]},",
-          f"for w2: {reached[z_value][1]}")
-
-# %%
-# The graphs, drawn
-# -----------------
 # Top, TensorFlow's main graph: the placeholders, the test ``z < 0`` (``Less``) and the
-# ``StatelessIf``. Middle, the two functions it names, drawn from the graph's function library:
-# each receives all of the ``StatelessIf``'s inputs (grey: ``x``, ``w1``, ``w2``) and multiplies
-# the two it needs. Bottom, what PyTorch recorded on each run, under the TensorFlow branch that
+# ``StatelessIf``. Middle, the two functions it names, drawn from the function library: each
+# receives all of the ``StatelessIf``'s inputs (grey: ``x``, ``w1``, ``w2``) and multiplies the
+# two it needs. Bottom, what PyTorch recorded on each run, under the TensorFlow branch that
 # computes the same thing: a different graph each time, each with one matrix product.
 from sidebyside.graphs import TF_COLOR, TF_NOTE, draw_dag, tf_graph_to_networkx
 
 from tensorflow.python.framework.function_def_to_graph import function_def_to_graph
 
-
-def draw_branch(attr, ax, title):
-    """Draw one branch function of ``if_op``, its arguments named after what they receive."""
-    function = functions[if_op.get_attr(attr).name]
-    dag = tf_graph_to_networkx(function_def_to_graph(function))
-    for argument, tensor in zip(function.signature.input_arg, if_op.inputs[1:], strict=True):
-        dag.nodes[argument.name]["label"] = f"{tensor.op.name}\nargument"
-    draw_dag(dag, ax, title=title, color=TF_COLOR, note=TF_NOTE)
-
+if_op = next(op for op in graph.get_operations() if op.type == "StatelessIf")
+library = graph.as_graph_def().library.function  # the graph's function library
+functions = {function.signature.name: function for function in library}
 
 mosaic = [["tf", "tf"], ["else_branch", "then_branch"], [10.0, -10.0]]
 fig, axes = plt.subplot_mosaic(mosaic, figsize=(8, 6.4), height_ratios=(4, 3, 2))
-sidebyside.draw_tf_graph(graph, axes["tf"], title="TensorFlow: the main graph")
-draw_branch("then_branch", axes["then_branch"], "TensorFlow: then_branch (z < 0)")
-draw_branch("else_branch", axes["else_branch"], "TensorFlow: else_branch (z ≥ 0)")
+drawn = {"main": sidebyside.draw_tf_graph(graph, axes["tf"], title="TensorFlow: the main graph")}
+for attr, when in (("then_branch", "z < 0"), ("else_branch", "z ≥ 0")):
+    function = functions[if_op.get_attr(attr).name]  # the function the op names
+    dag = tf_graph_to_networkx(function_def_to_graph(function))
+    for argument, tensor in zip(function.signature.input_arg, if_op.inputs[1:], strict=True):
+        dag.nodes[argument.name]["label"] = f"{tensor.op.name}\nargument"  # what it receives
+    draw_dag(dag, axes[attr], title=f"TensorFlow: {attr} ({when})", color=TF_COLOR, note=TF_NOTE)
+    drawn[attr] = dag
 for z_value, y in torch_graphs.items():
     title = f"PyTorch: grad_fn chain, z={z_value:+}"
-    sidebyside.draw_autograd_graph(y, axes[z_value], names={"w1": w1, "w2": w2}, title=title)
+    names = {"w1": w1, "w2": w2}
+    drawn[z_value] = sidebyside.draw_autograd_graph(y, axes[z_value], names=names, title=title)
 fig.tight_layout()
 plt.show()
 # sphinx_gallery_thumbnail_number = 1
@@ -187,22 +154,20 @@ with tf.Graph().as_default() as guarded, tf.device(tf_device):
             return tf.constant(0.0)
 
     guarded_y = tf.cond(pick < 0, lambda: tf.constant(1.0), must_not_run)
-failed = False
+failure = None
 with tf.compat.v1.Session(graph=guarded) as session:
     print("z=-10:", session.run(guarded_y, {pick: -10.0}))
     try:
         session.run(guarded_y, {pick: 10.0})
     except tf.errors.InvalidArgumentError as error:
-        failed = True
-        reason = next(line for line in error.message.splitlines() if "assertion" in line)
-        print("z=+10: InvalidArgumentError:")
-        print(" ", reason)
+        failure = next(line for line in error.message.splitlines() if "assertion" in line)
+print("z=+10: InvalidArgumentError:", failure)
 
 # %%
 # AutoGraph: a Python ``if`` inside ``tf.function``
 # ---------------------------------------------------
 # Modern TensorFlow lets you write the ``if``. Before ``tf.function`` traces a Python function,
-# its *AutoGraph* step rewrites the function's source, and an ``if`` whose condition is a
+# its :term:`AutoGraph` step rewrites the function's source, and an ``if`` whose condition is a
 # *tensor* becomes a ``tf.cond``. Below is one plain Python function, and both panes run that
 # very function.
 
@@ -290,7 +255,7 @@ print(sidebyside.wrap(code[end], hang="    "))
 # whichever result arrives. TensorFlow 2 still has that implementation behind
 # ``tf.compat.v1.disable_control_flow_v2()``, a process-wide switch, so we turn it back on in a
 # ``finally``. The same ``tf.cond`` then gives ``Switch``, ``Merge`` and both ``MatMul``
-# operations in the main graph (and the same numbers: checked below).
+# operations in the main graph, and the same numbers.
 tf1_names = ["placeholder", "Session", "random_uniform", "global_variables_initializer"]
 print("the post's names in tf:", [n for n in tf1_names if hasattr(tf, n)])
 in_v1 = [n for n in tf1_names if hasattr(tf.compat.v1, n)]
@@ -322,34 +287,40 @@ with tf.compat.v1.Session(graph=v1_graph) as session:
     for z_value in z_values:
         feed = {x: x_np, z: z_value, w1: w1_np, w2: w2_np}
         tf1_results[z_value] = session.run(y, feed_dict=feed)
-
-# %%
-# They agree
-# ----------
-# What the text said, checked: both branches built, both in the graph, one recorded per run, only
-# the chosen one run; and the same numbers all ways, against NumPy on the very same arrays.
-assert called == ["true_fn", "false_fn"]
-assert branch_ops == {"then_branch": ["MatMul"], "else_branch": ["MatMul"]}
-assert "MatMul" not in main_ops.split()
-assert reached == {10.0: (False, True), -10.0: (True, False)}
-assert failed
-assert "StatelessIf" in traced_ops and "MatMul" not in traced_ops
-assert "StatelessIf" not in python_ops and python_ops.count("MatMul") == 1
-assert branch_tf.experimental_get_tracing_count() == 3  # 1 for tensors, 1 per Python value
 assert not any(hasattr(tf, n) for n in tf1_names) and in_v1 == tf1_names
 assert "If" in stateful and "StatelessIf" not in stateful
 assert {"Switch", "Merge", "MatMul"} <= set(v1_ops) and "StatelessIf" not in v1_ops
 assert tf.compat.v1.control_flow_v2_enabled() == v2_was_on
 for z_value in z_values:
-    expected = x_np @ (w1_np if z_value < 0 else w2_np)
+    what = f"y for z={z_value:+} (Switch/Merge vs PyTorch)"
+    sidebyside.assert_close(tf1_results[z_value], torch_results[z_value], what=what)
+
+# %%
+# They agree
+# ----------
+# What the text said, checked: both branches built and both in the graph, one product recorded
+# per run, only the chosen branch run, one trace per Python value; and the same numbers all ways,
+# against NumPy on the very same arrays.
+labels = {key: [dag.nodes[node]["label"] for node in dag] for key, dag in drawn.items()}
+kinds = {key: [label.split("\n")[-1] for label in found] for key, found in labels.items()}
+assert called == ["true_fn", "false_fn"]
+assert "MatMul" not in kinds["main"] and kinds["main"].count("StatelessIf") == 1
+assert kinds["then_branch"].count("MatMul") == kinds["else_branch"].count("MatMul") == 1
+for z_value, used, unused in ((10.0, "w2", "w1"), (-10.0, "w1", "w2")):
+    assert kinds[z_value].count("MmBackward0") == 1
+    assert f"{used}\nAccumulateGrad" in labels[z_value]
+    assert f"{unused}\nAccumulateGrad" not in labels[z_value]
+assert failure == "assertion failed: [the other branch ran]"
+assert "StatelessIf" in traced_ops and "MatMul" not in traced_ops
+assert "StatelessIf" not in python_ops and python_ops.count("MatMul") == 1
+assert branch_tf.experimental_get_tracing_count() == 3  # 1 for tensors, 1 per Python value
+for z_value in z_values:
     label = f"y for z={z_value:+}"
-    torch_y = torch_results[z_value]
-    sidebyside.assert_close(tf_results[z_value], torch_y, what=f"{label} (TF1 vs PyTorch)")
-    sidebyside.assert_close(
-        tf2_results[z_value], torch2_results[z_value], what=f"{label} (tf.function vs PyTorch)"
-    )
-    sidebyside.assert_close(expected, torch_y, what=f"{label} (NumPy vs PyTorch)")
-    sidebyside.assert_close(tf1_results[z_value], torch_y, what=f"{label} (Switch/Merge vs PyTorch)")
+    numpy_y = x_np @ (w1_np if z_value < 0 else w2_np)
+    for name, y in (("TF1", tf_results[z_value]), ("NumPy", numpy_y)):
+        sidebyside.assert_close(y, torch_results[z_value], what=f"{label} ({name} vs PyTorch)")
+    y, torch_y = tf2_results[z_value], torch2_results[z_value]
+    sidebyside.assert_close(y, torch_y, what=f"{label} (tf.function vs PyTorch)")
 sidebyside.parity_report()
 
 # %%
@@ -364,4 +335,4 @@ sidebyside.parity_report()
 #
 # References: ``tf.cond``, ``tf.compat.v1.placeholder``, ``tf.compat.v1.Session``,
 # ``tf.function``, ``tf.autograph.to_code``, ``tf.compat.v1.disable_control_flow_v2``,
-# ``torch.autograd.grad``, ``torch.Tensor.grad_fn``, ``torch.matmul``.
+# ``torch.Tensor.grad_fn``, ``torch.matmul``.

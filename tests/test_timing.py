@@ -1,5 +1,6 @@
 from sidebyside import time_call
 from sidebyside.benchmark import (
+    FIRST_CALLS_MLP,
     HTML,
     bullets,
     check_outputs,
@@ -8,8 +9,10 @@ from sidebyside.benchmark import (
     direction,
     duration,
     fastest,
+    fastest_text,
     first_call_table,
     fresh_python,
+    gap_verdict,
     gpu_syncs,
     hardware,
     measured,
@@ -169,7 +172,7 @@ def test_a_gap_within_the_spreads_is_a_tie():
     results = {"a": a, "b": b, "c": c, "off": "not run: budget"}
     assert fastest(results) == ["a", "b"]
     assert fastest({"a": a, "c": c}) == ["a"]
-    assert compare(results, "b", "a") == "as fast as a within the spreads (1.08× ±9%)"
+    assert compare(results, "b", "a") == "no different from a beyond the spreads (1.08× ±9%)"
     assert compare(results, "c", "a") == "1.50× ±6% as long as a"  # ±(5% + 0.7%)
     assert direction(c, a) == 1 and direction(a, c) == -1 and direction(a, b) == 0
 
@@ -469,3 +472,30 @@ def test_a_later_tf1_session_shares_the_pools_unless_it_asks_for_its_own():
     asked = tf1.ConfigProto(intra_op_parallelism_threads=6, inter_op_parallelism_threads=6)
     assert new_threads(asked) < 6
     assert new_threads(tf1.ConfigProto(session_inter_op_thread_pool=[{"num_threads": 6}])) >= 6
+
+
+def test_a_part_explains_a_gap_only_when_both_gaps_are_real_and_point_the_same_way():
+    fast, slow, tie = steady(1e-3), steady(2e-3), Timing(0.0, (1.05e-3,), (0.9e-3, 1.2e-3))
+
+    def verdict(steps, parts):
+        return gap_verdict(dict(zip("ab", steps, strict=True)), dict(zip("ab", parts, strict=True)),
+                           part="the products",
+                           cause="the matrix libraries")
+
+    assert verdict((fast, slow), (fast, slow)).startswith("Both gaps are beyond their spreads")
+    assert verdict((fast, tie), (fast, slow)).startswith("There is no gap")  # the review's case
+    assert verdict((fast, slow), (fast, tie)) == (
+        "The products tie: the gap comes from the rest of the step.")
+    assert verdict((fast, slow), (slow, fast)).startswith("The products differ the other way")
+
+
+def test_fastest_text_names_the_fastest_with_its_spread_or_the_tie():
+    assert fastest_text({"a": steady(1e-3), "b": steady(2e-3)}) == (
+        "the fastest is a (1.00 ms ±0.0%)")
+    assert fastest_text({"a": steady(1e-3), "b": steady(1e-3), "c": steady(1e-3)}) == (
+        "a, b and c tie for fastest")
+
+
+def test_the_first_call_script_is_python_and_falls_back_without_a_cxx_compiler():
+    compile(FIRST_CALLS_MLP, "first_calls.py", "exec")
+    assert '"InvalidCxxCompiler", "CppCompileError"' in FIRST_CALLS_MLP

@@ -4,58 +4,51 @@ What a graph costs: small graphs and the price of a call
 
 The usual summary says a static graph is built once and then runs efficiently, while a
 dynamic graph is rebuilt on every run and costs more (one of the source posts credited
-on :ref:`sources` says so). This page measures it: one training step of the same
-functions runs in seven ways, from PyTorch eager to a TensorFlow 1 ``Session``, on a
-three-operation graph, a small MLP and a large one where arithmetic dominates. You will
-see what *calling* a graph costs per step, what *building* it costs on the first call
-(measured in a fresh Python), how long each variant takes to settle, and whether the
-large MLP's gap between the frameworks comes from graphs or from the matrix library.
+on :ref:`sources` says so). This lesson measures it: one training step of the same
+functions, run seven ways, from PyTorch eager to a TensorFlow 1 :term:`session`, on a
+graph of three operations, where all the time is the price of a call, and on two MLPs,
+where more and more of it is arithmetic. You will see what *calling* a graph costs per
+step, and what *building* it costs on the first call.
 :ref:`The next lesson <sphx_glr_auto_examples_40_cost_plot_20_benchmark_loops.py>` times
-loops: RNNs, and what ``tf.function`` pays when the length changes.
+loops, and what ``tf.function`` pays when the length of the input changes.
 """
 
 # %%
 # Setup
 # -----
-# Both frameworks and the helpers of this site; the seed comes after the threads.
+# Timings compare only on pinned threads: PyTorch runs on one while it is timed, and
+# TensorFlow's pools are sized to one before its runtime starts (which pool takes its
+# size from where: *Going deeper* below). The seed comes after the threads.
 import warnings
 
 import sidebyside
 from sidebyside import benchmark
-from sidebyside.benchmark import duration
-from sidebyside.timing import time_call
 
 import numpy as np
 import tensorflow as tf
 import torch
 
-# %%
-# Pinning the threads
-# -------------------
-# With both frameworks at their default thread counts on a small machine, their thread
-# pools fight over the cores, and a median can jump many times over from one run to the
-# next. So PyTorch runs on one thread while we time it, and each TensorFlow 1 session
-# gets one thread per pool through ``ConfigProto``. Eager TensorFlow and ``tf.function``
-# use TensorFlow's global pools, which ``tf.config.threading`` sizes only before the
-# runtime starts (its first operation starts it; ``TF_NUM_INTRAOP_THREADS`` and
-# ``TF_NUM_INTEROP_THREADS`` are read then too). So this page sizes them before anything
-# runs TensorFlow; where the runtime already runs (in the site's build, earlier pages
-# started it), it says what the environment variables set.
 THREADS = 1
-# sizes TensorFlow's pools, or reads TF_NUM_*_THREADS; a ConfigProto
-tf_pools, session_config = benchmark.pin_threads(THREADS)
-
+_, session_config = benchmark.pin_threads(THREADS)  # prints them
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 sidebyside.provenance(math=True)
+# sphinx_gallery_start_ignore
+# This CUDA build of torch, on a machine without a GPU, logs "No CUDA runtime is found"
+# when Inductor first loads its C++ tools: a line the lesson did not print.
+import logging
+
+logging.getLogger("torch.utils.cpp_extension").addFilter(
+    lambda record: "No CUDA runtime" not in record.getMessage())
+# sphinx_gallery_end_ignore
 
 # %%
 # The workloads
 # -------------
-# Two functions, each written once per framework with the same names: the tiny graph
+# Two functions, written once per framework with the same names: the tiny graph
 # ``y = (w + x) * (w + 1)`` of the first page, where there is nothing to compute and all
-# the time is framework overhead; and an MLP with one hidden layer, small or large. The
-# PyTorch versions carry type hints so that TorchScript can compile them as well.
+# the time is framework overhead; and an MLP with one hidden layer, small or large (the
+# type hints let TorchScript compile the PyTorch versions).
 
 # %%
 # **TensorFlow**: the two losses.
@@ -112,18 +105,21 @@ workloads = {
     "MLP, batch 64": mlp(batch=64, width=100, hidden=256),
     "large MLP, batch 128": mlp(batch=128, width=1024, hidden=1024),
 }
+tiny, largest = "tiny graph", "large MLP, batch 128"
 
 # %%
 # Seven ways to run a training step
 # ---------------------------------
-# Each variant turns a loss into a step that returns the loss and its gradients with
-# respect to the parameters, and binds the inputs, so that the timer calls ``run()``
-# with no arguments. TensorFlow 2 runs the step eagerly under a ``GradientTape``, or
+# Each variant turns a loss into a step that returns the loss and its gradients, with
+# the inputs bound, so that the timer calls ``run()`` with no arguments. TensorFlow 2 runs the step eagerly under a ``GradientTape``, or
 # traced into a graph by ``tf.function``. TensorFlow 1 style builds a ``tf.Graph`` with
-# placeholders and ``tf.compat.v1.gradients`` once per workload: ``Session.run`` feeds it
-# through a ``feed_dict``, and ``Session.make_callable`` prepares the same fetches and
-# feeds once, for a cheaper call. PyTorch runs the loss eagerly, or compiled by
-# ``torch.compile`` or TorchScript, and autograd computes the gradients in all three.
+# :term:`placeholders <placeholder>` and ``tf.compat.v1.gradients`` once per workload and
+# runs it through ``Session.run`` with a ``feed_dict``, or through
+# ``Session.make_callable``, which checks the feeds and fetches once instead of on every
+# call (whether that shows in a step's time, the tiny graph tells). PyTorch runs the loss
+# eagerly, compiled by ``torch.compile``, or by TorchScript. Autograd runs the backward
+# pass in all three; under ``torch.compile`` that backward was compiled along with the
+# forward, and under TorchScript, once it has optimised, it is a differentiated graph.
 tf1_graphs = {}  # one graph and session per workload, for both TF1 variants
 
 
@@ -149,7 +145,7 @@ def tf2_variant(workload, *, graph=False):
 tf1 = tf.compat.v1  # TensorFlow 1's API, inside TensorFlow 2
 
 
-def tf1_graph(kind, arrays, params):
+def tf1_graph(kind, arrays, params, config=session_config):
     """Placeholders, variables, loss, grads: built, not run."""
     graph = tf.Graph()
     with graph.as_default(), tf.device(tf_device):
@@ -159,7 +155,7 @@ def tf1_graph(kind, arrays, params):
         loss = tf_losses[kind](*inputs, variables)
         grads = tf1.gradients(loss, list(variables.values()))
         init = tf1.global_variables_initializer()
-    session = tf1.Session(graph=graph, config=session_config)
+    session = tf1.Session(graph=graph, config=config)
     session.run(init)
     return session, inputs, [loss, grads]
 
@@ -197,14 +193,15 @@ def torch_variant(workload, *, compiler=None):
     return lambda: step(*inputs)
 
 
-script_warnings = set()  # printed once, after the benchmark
+script_warnings = set()  # (class, message): printed once
 
 
-def torchscript(fn):  # deprecated: its warning is printed once
+def torchscript(fn):  # deprecated: it warns, shown below
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", DeprecationWarning)
+        warnings.simplefilter("always")
         scripted = torch.jit.script(fn)
-    script_warnings.update(str(w.message) for w in caught)
+    script_warnings.update(
+        (w.category, str(w.message)) for w in caught)
     return scripted
 
 
@@ -213,7 +210,6 @@ def torchscript(fn):  # deprecated: its warning is printed once
 # small CPU, a large part of this page's budget, so it compiles one workload only, the
 # small MLP. Every other variant runs every workload; one that fails says why.
 COMPILED = "MLP, batch 64"
-NOT_COMPILED = "not run: compiled on one workload only (build-time budget)"
 variants = {
     "PyTorch eager": (torch_variant, {}),
     "torch.compile": (torch_variant, {"compiler": torch.compile}),
@@ -226,41 +222,41 @@ variants = {
 torch_sync, tf_sync = benchmark.gpu_syncs(torch_device, tf_device)
 sync_for = {torch_variant: torch_sync, tf2_variant: tf_sync, tf1_variant: tf_sync}
 
-# %%
-# How we time
-# -----------
-# ``sidebyside.benchmark.time_variants`` builds each variant of a workload's step, calls
-# it once, then one call at a time until its time per call has *settled*: the median of
-# the last five calls no more than 5 % below that of the five before (its time stopped
-# falling; ``sidebyside.timing.settle``, 10 s at most). A compiler that keeps optimising
-# after its first call is never timed while it does; the warm-up table shows what that
-# cost. A sample then repeats the step for about 2 ms, a round takes samples for about
-# 30 ms, and the variants take turns, round after round, so that a slow moment of the
-# machine falls on all of them. We report the median of all samples and, as its
-# *spread*, half the range of the round medians: at least 5 rounds, and up to 10 until
-# the spread is at most 3 %. Two variants *differ* only when their medians are further
-# apart than their spreads reach; otherwise they tie. The clock is ``time.perf_counter``,
-# the GPU synchronised before every read.
-TARGET = 0.03
-
 
 def not_run(workload, name):
     if name == "torch.compile" and workload != COMPILED:
-        return NOT_COMPILED
+        return "not run: compiled on one workload only (build-time budget)"
     return None
 
 
+# %%
+# Timing them
+# -----------
+# ``benchmark.time_workloads`` builds each variant's step, calls it once, then calls it
+# until its time per call has *settled* (a compiler that keeps optimising after its first
+# call is not timed while it does). Then the variants take turns, round after round, so
+# that a slow moment of the machine falls on all of them. Each variant gets the median of
+# its samples and a *spread*: half the range of its round medians. Two variants *differ*
+# only where the gap between their medians exceeds the sum of their spreads; otherwise
+# they tie. How the timer works, and what it measures on a GPU, is in *Going deeper*.
 results, outputs = benchmark.time_workloads(workloads, variants, sync_for,
-                                            threads=THREADS, target=TARGET,
-                                            not_run=not_run)
+                                            threads=THREADS, not_run=not_run)
 
 # %%
+# They agree
+# ----------
 # A fast wrong answer is worth nothing: on every workload, every variant's loss and
 # gradients must match PyTorch eager's. Float32 sums taken in a different order differ
-# in the last bits, hence a relative tolerance of ``1e-4``.
+# in the last bits, hence a relative tolerance of ``1e-4``. TorchScript is deprecated in
+# recent PyTorch: scripting warns (the warning's class depends on the release).
 checked = benchmark.check_outputs(outputs, "PyTorch eager", rtol=1e-4)
 print(f"{checked} runs checked against PyTorch eager: the losses and gradients agree")
-print(*(f"DeprecationWarning: {w}" for w in sorted(script_warnings)), sep="\n")
+print(sidebyside.on_this_version("torch"))
+for category, message in sorted(script_warnings, key=str):
+    print(f"  {category.__name__}: {message}")
+assert script_warnings and all(
+    issubclass(category, DeprecationWarning | FutureWarning) and "deprecated" in message
+    for category, message in script_warnings)
 
 # %%
 # The numbers
@@ -268,130 +264,53 @@ print(*(f"DeprecationWarning: {w}" for w in sorted(script_warnings)), sep="\n")
 # Steady-state time per training step, its spread, and its ratio to PyTorch eager on the
 # same workload (below 1 is faster than PyTorch eager).
 hardware = benchmark.hardware(torch_device)
-benchmark.step_table(results, list(variants), reference="PyTorch eager", target=TARGET,
+benchmark.step_table(results, list(variants), reference="PyTorch eager",
                      caption="Time per training step: median, ±spread · ratio to "
                      f"PyTorch eager ({hardware})")
 
 # %%
-# Warming up: after the first call, how many calls each variant took until its time per
-# call settled, and how much longer they took than as many settled calls.
-benchmark.warmup_table(results, list(variants), caption="Warm-up until settled: calls, "
-                       f"and time beyond the steady state ({hardware})")
+# The same numbers drawn: one row per variant, coloured by framework, each variant with
+# a marker of its own, the bar its spread. Read across the three panels: where the step
+# is all call (the tiny graph) the ways to run it are far apart; where it is mostly
+# arithmetic (the large MLP) they close up, since all of them run the same kind of
+# kernels.
+figure = benchmark.plot_steps(results, list(variants),
+                              title="Time per training step (log scale)")
+# sphinx_gallery_thumbnail_number = 1
 
 # %%
 # The first call, in a fresh Python
 # ---------------------------------
-# The first call pays for the graph: tracing for ``tf.function``, building the graph and
-# opening a session for TensorFlow 1, compiling for ``torch.compile`` and TorchScript.
-# Timed here, it would depend on what ran before in this process: caches that earlier
-# pages filled (Inductor keeps what it compiled in memory and in its cache folder) and
-# machinery they set up. So this script runs in a new Python (``sidebyside.benchmark.fresh_python``), with one thread per pool and an empty
-# ``TORCHINDUCTOR_CACHE_DIR``, so that ``torch.compile`` compiles from scratch. It starts
-# both runtimes, untimed, then times the first call of each variant of the small MLP's
-# step, building included, in the tables' order: a later one may find shared machinery
-# already set up.
-FRESH = '''
-import functools, json, time, warnings
-import sidebyside  # before TensorFlow, as on every page
-import numpy as np, tensorflow as tf, torch
-
-torch.set_num_threads(1)
-tf1, dev = tf.compat.v1, sidebyside.torch_device()
-tf.zeros(()), torch.zeros(())  # both runtimes started, untimed
-rng = np.random.default_rng(0)
-x, y = rng.standard_normal((64, 100), np.float32), np.ones((64, 10), np.float32)
-shapes = {"W1": (100, 256), "b1": (256,), "W2": (256, 10), "b2": (10,)}
-params = {k: rng.uniform(-0.1, 0.1, s).astype(np.float32) for k, s in shapes.items()}
-
-def tf_loss(x, y, p):  # mlp_loss, as above
-    h = tf.tanh(x @ p["W1"] + p["b1"])
-    return tf.reduce_mean((h @ p["W2"] + p["b2"] - y) ** 2)
-
-def torch_loss(x: torch.Tensor, y: torch.Tensor, p: dict[str, torch.Tensor]):
-    h = torch.tanh(x @ p["W1"] + p["b1"])
-    return torch.mean((h @ p["W2"] + p["b2"] - y) ** 2)
-
-def torch_step(compiler=lambda f: f):
-    p = {k: torch.tensor(v, device=dev, requires_grad=True) for k, v in params.items()}
-    xy, loss_fn = [torch.tensor(a, device=dev) for a in (x, y)], compiler(torch_loss)
-    return lambda: torch.autograd.grad(loss_fn(*xy, p), list(p.values()))
-
-def tf2_step(compiler=lambda f: f):
-    p = {k: tf.Variable(v) for k, v in params.items()}
-    def step(x, y):
-        with tf.GradientTape() as tape:
-            return tape.gradient(tf_loss(x, y, p), list(p.values()))
-    return functools.partial(compiler(step), tf.constant(x), tf.constant(y))
-
-def tf1_step(prebuilt=False):
-    with tf.Graph().as_default() as graph:
-        xy = [tf1.placeholder(tf.float32, a.shape) for a in (x, y)]
-        p = {k: tf.Variable(v) for k, v in params.items()}
-        grads = tf1.gradients(tf_loss(*xy, p), list(p.values()))
-        init = tf1.global_variables_initializer()
-    session = tf1.Session(graph=graph, config=tf1.ConfigProto(
-        intra_op_parallelism_threads=1, inter_op_parallelism_threads=1))
-    session.run(init)
-    if prebuilt:
-        return lambda: session.make_callable(grads, feed_list=xy)(x, y)
-    return lambda: session.run(grads, dict(zip(xy, (x, y))))
-
-def first_call(make, *args):
-    start = time.perf_counter()
-    make(*args)()  # build the variant, call it once
-    if dev == "cuda":  # wait for the GPU, in both frameworks
-        torch.cuda.synchronize(), tf.test.experimental.sync_devices()
-    return time.perf_counter() - start
-
-warnings.simplefilter("ignore", DeprecationWarning)  # torch.jit
-print(json.dumps({
-    "PyTorch eager": first_call(torch_step),
-    "torch.compile": first_call(torch_step, torch.compile),
-    "TorchScript": first_call(torch_step, torch.jit.script),
-    "TF2 eager": first_call(tf2_step),
-    "tf.function": first_call(tf2_step, tf.function),
-    "TF1 Session.run": first_call(tf1_step),
-    "TF1 callable": first_call(tf1_step, True),
-}))
-'''
-first_calls = {COMPILED: benchmark.fresh_python(FRESH, threads=THREADS)}
-cold_compile = first_calls[COMPILED]["torch.compile"]
+# The first call pays for the graph: :term:`tracing` for ``tf.function``, building the
+# graph and opening a session for TensorFlow 1, compiling for ``torch.compile``.
+# TorchScript's first call compiles the function to its own graph and runs it once to
+# record the shapes it sees; it optimises in the calls after, which the warm-up table
+# below counts. Timed here, a first call would depend on what ran before in this process
+# (caches that earlier pages filled), so a script runs in a new Python, with one thread
+# per pool and an empty Inductor cache, and times the first call of each variant of the
+# small MLP's step, building included, in the tables' order (the seven variants written
+# again, in ``benchmark.FIRST_CALLS_MLP``). Without a C++ compiler (Windows without MSVC,
+# a Mac without the command line tools), ``torch.compile`` cannot compile for a CPU: its
+# cell then says why.
+first_calls = {COMPILED: benchmark.fresh_python(benchmark.FIRST_CALLS_MLP,
+                                                threads=THREADS)}
 benchmark.first_call_table(first_calls, list(variants), caption="First call in a fresh "
                            f"Python: building plus one call ({hardware})")
 
 # %%
-# One matrix product
-# ------------------
-# Most of a large-MLP step is two matrix products of 128 × 1024 by 1024 × 1024 sizes:
-# ``x @ W1`` forward and the gradient of ``W1`` backward. Neither framework writes them
-# itself: PyTorch hands a float32 product on the CPU to the BLAS library it was built
-# with, TensorFlow to its own kernels, or oneDNN's where its oneDNN ops are on (the
-# provenance box names them). A gap between the frameworks there can say more about
-# those libraries, and how well they suit this CPU, than about graphs. So we time one
-# such product alone in each framework, on one thread, eagerly: no graph, no gradient.
-a = rng.standard_normal((128, 1024), np.float32)
-b = rng.standard_normal((1024, 1024), np.float32)
-flops = 2 * 128 * 1024 * 1024  # a multiply and an add per term
-ta, tb = (torch.tensor(m, device=torch_device) for m in (a, b))
-with tf.device(tf_device):
-    fa, fb = tf.constant(a), tf.constant(b)
-with benchmark.torch_threads(THREADS):
-    matmul = {"torch.mm": time_call(lambda: torch.mm(ta, tb), sync=torch_sync),
-              "tf.matmul": time_call(lambda: tf.matmul(fa, fb), sync=tf_sync)}
-sidebyside.assert_close(tf.matmul(fa, fb), torch.mm(ta, tb), rtol=1e-4, atol=1e-3,
-                        what="one matrix product")
-for name, timing in matmul.items():
-    speed = flops / timing.median / 1e9
-    print(f"On this machine (timed): {name} {duration(timing.median)}, "
-          f"{speed:.0f} GFLOP/s")
+# Warming up: after the first call, how many calls each variant took until its time per
+# call settled, and how much longer they took than as many settled calls. TorchScript
+# keeps one compiled function per Python function (:ref:`the next lesson
+# <sphx_glr_auto_examples_40_cost_plot_20_benchmark_loops.py>` shows it), so both MLPs
+# share ``mlp_loss``'s: the large MLP's row is TorchScript specialising again for new
+# shapes, not optimising from scratch.
+benchmark.warmup_table(results, list(variants), caption="Warm-up until settled: calls, "
+                       f"and time beyond the steady state ({hardware})")
 
 # %%
-# Reading the numbers
-# -------------------
-# These sentences are computed from the tables above on every build, so they describe
-# this machine's numbers, whatever they turn out to be. A variant is called faster or
-# slower only where the gap exceeds the spreads; otherwise the sentence says they tie.
-timed = {w: benchmark.measured(by) for w, by in results.items()}  # variants that ran
+# Read from the numbers above, each with its spread (a variant is called faster or
+# slower only where the gap exceeds the spreads):
+timed = {w: benchmark.measured(by) for w, by in results.items()}
 
 
 def compare(workload, name, reference="PyTorch eager"):
@@ -402,82 +321,180 @@ def per_step(workload, name):
     return benchmark.per_step(results[workload], name)
 
 
-def fastest(workload):
-    if len(names := benchmark.fastest(results[workload])) == 1:
-        return f"the fastest is {names[0]} ({per_step(workload, names[0])})"
-    return f"{', '.join(names[:-1])} and {names[-1]} tie for fastest (within the spreads)"
-
-
-tiny, largest = "tiny graph", list(workloads)[-1]
 readings = [
-    f"Overhead: a whole PyTorch eager step of the tiny graph takes "
-    f"{per_step(tiny, 'PyTorch eager')}. The same three operations take "
-    f"{per_step(tiny, 'tf.function')} through tf.function "
-    f"({compare(tiny, 'tf.function')}) and {per_step(tiny, 'TF1 Session.run')} "
-    f"through Session.run ({compare(tiny, 'TF1 Session.run')}); the TF1 callable is "
+    f"The price of a call: a whole PyTorch eager step of the tiny graph takes "
+    f"{per_step(tiny, 'PyTorch eager')}. Through tf.function the same three operations "
+    f"take {per_step(tiny, 'tf.function')}, which is {compare(tiny, 'tf.function')}; "
+    f"through Session.run {per_step(tiny, 'TF1 Session.run')}. The TF1 callable is "
     f"{compare(tiny, 'TF1 callable', 'TF1 Session.run')}.",
-    *(f"{workload}: {fastest(workload)}." for workload in workloads),
+    *(f"{w}: {benchmark.fastest_text(by)}." for w, by in results.items()),
 ]
 families = {"PyTorch eager": ["torch.compile", "TorchScript"],
             "TF2 eager": ["tf.function", "TF1 Session.run", "TF1 callable"]}
 for eager, graphs in families.items():
     readings.append(f"On the {largest}: " + "; ".join(
         f"{g} is {compare(largest, g, eager)}" for g in graphs if g in timed[largest]) + ".")
-step_ratio = (timed[largest]["PyTorch eager"].median
-              / timed[largest]["TF2 eager"].median)
-mm_ratio = matmul["torch.mm"].median / matmul["tf.matmul"].median
-readings.append(
-    f"Between the frameworks, a PyTorch eager step of the {largest} takes "
-    f"{step_ratio:.2f}× as long as a TF2 eager one, and one matrix product alone "
-    f"{mm_ratio:.2f}× as long: " + (
-        "the two ratios agree within a quarter, so the matrix libraries, not graphs, "
-        "account for the gap." if abs(np.log(step_ratio / mm_ratio)) < np.log(1.25)
-        else "the two ratios differ by more than a quarter: the matrix libraries are "
-        "not the whole story.")
-)
-if compiled := timed[COMPILED].get("torch.compile"):
+cold, compiled = first_calls[COMPILED]["torch.compile"], timed[COMPILED].get("torch.compile")
+if isinstance(cold, str) or not compiled:  # no C++ compiler here, say
+    why = cold if isinstance(cold, str) else results[COMPILED]["torch.compile"]
+    readings.append(f"torch.compile on the {COMPILED}: {why}")
+else:
     eager = timed[COMPILED]["PyTorch eager"]
-    saved = eager.median - compiled.median
-    pays = (f"so a cold compile pays for itself after about {cold_compile / saved:,.0f} "
-            "steps" if benchmark.differ(compiled, eager) and saved > 0
+    extra = cold - first_calls[COMPILED]["PyTorch eager"]  # its first call's surplus
+    pays = (f"so its first call's surplus is paid back after about "
+            f"{extra / (eager.median - compiled.median):,.0f} steps"
+            if benchmark.direction(compiled, eager) < 0
             else "so on this workload it does not pay for its compile time")
-    readings.append(
-        f"torch.compile on the {COMPILED}: its first call in a fresh Python took "
-        f"{duration(cold_compile)}, and each settled step is "
-        f"{compare(COMPILED, 'torch.compile')}, {pays}."
-    )
-benchmark.bullets(readings)
+    readings.append(f"torch.compile on the {COMPILED}: its first call in a fresh Python "
+                    f"took {benchmark.duration(cold)}, and each settled step is "
+                    f"{compare(COMPILED, 'torch.compile')}, {pays}.")
+benchmark.say(readings)
 
 # %%
-# Cleaning up
-# -----------
-# Close the TensorFlow 1 sessions and forget what ``torch.compile`` compiled
-# (``torch.compiler.reset()``), so that nothing from this page lingers in the next one.
-for session, _, _ in tf1_graphs.values():
+# Going deeper: what pins TensorFlow's threads
+# --------------------------------------------
+# TensorFlow runs the work *inside* an op (a matrix product split over cores) on an
+# intra-op pool, and independent ops side by side on an inter-op pool. The intra-op pool
+# is one for the whole process, sized when TensorFlow makes its first device: by the
+# eager runtime (``tf.config.threading`` before it starts, else ``TF_NUM_INTRAOP_THREADS``)
+# or by a first TensorFlow 1 session's ``ConfigProto``. Eager code and ``tf.function`` use
+# the eager runtime's inter-op pool. TensorFlow 1 sessions share one more inter-op pool,
+# sized by the *first* session's ``ConfigProto`` (by ``TF_NUM_INTEROP_THREADS`` where it
+# says 0). A later session's counts size nothing, unless it asks for an inter-op pool of
+# its own (``session_inter_op_thread_pool``), as the sessions timed above did. Counting
+# this process's threads shows it: the second session below asks ``ConfigProto`` for six
+# threads per pool and starts no pool; the third asks for a pool of its own, and gets one.
+
+
+def new_threads(config):
+    """Threads that opening and running a session started."""
+    before = benchmark.process_threads()
+    session, inputs, fetches = tf1_graph(*workloads[tiny], config=config)
+    session.run(fetches, dict(zip(inputs, workloads[tiny][1], strict=True)))
+    started = benchmark.process_threads() - before
     session.close()
-torch.compiler.reset()
+    return started
+
+
+if benchmark.process_threads() is not None:  # Linux, or psutil installed
+    per_pool = {n: tf1.ConfigProto(intra_op_parallelism_threads=n,
+                                   inter_op_parallelism_threads=n) for n in (1, 6)}
+    started = {
+        "a session, ConfigProto 1 per pool": new_threads(per_pool[1]),
+        "then one, ConfigProto 6 per pool": new_threads(per_pool[6]),
+        "one with its own inter-op pool of 6": new_threads(tf1.ConfigProto(
+            session_inter_op_thread_pool=[{"num_threads": 6}])),
+    }
+    print("On this machine (threads a new session started):")
+    for name, count in started.items():
+        print(f"  {name}: {count}")
+    _, asked, own = started.values()
+    assert asked < 6 <= own  # the shared pools stayed as they were
+
+# %%
+# Going deeper: is the gap between the frameworks theirs?
+# -------------------------------------------------------
+# Most of a large-MLP step's arithmetic is two products with the same number of
+# multiply-adds: ``x @ W1`` forward (128 × 1024 by 1024 × 1024) and, backward, the
+# gradient of ``W1``, ``xᵀ @ dz`` (1024 × 128 by 128 × 1024, where ``dz`` is the gradient
+# at the hidden layer). Neither framework writes them itself: PyTorch hands a float32
+# product on a CPU to the BLAS library it was built with, TensorFlow to its own kernels,
+# or to oneDNN's where its oneDNN ops are on (the provenance box names both). Which
+# library runs, and how well it suits the CPU, depends on the platform: TensorFlow turns
+# its oneDNN ops on by default only on some x86 CPUs under Linux, and PyTorch's wheels
+# for other systems carry other BLAS libraries, so a gap between the frameworks can flip
+# on another machine. Timed alone, eagerly, on one thread, the two products say whether
+# they explain the gap between the eager steps: only where both gaps are beyond their
+# spreads and point the same way.
+x, w1 = workloads[largest][1][0], workloads[largest][2]["W1"]
+dz = rng.standard_normal((128, 1024), np.float32)
+
+# %%
+# **TensorFlow**: forward and backward product, as ``MatMul``
+# and its gradient compute them.
+with tf.device(tf_device):
+    tf_x, tf_w1, tf_dz = map(tf.constant, (x, w1, dz))
+
+
+def tf_products():
+    return (tf.matmul(tf_x, tf_w1),
+            tf.matmul(tf_x, tf_dz, transpose_a=True))
+
+
+# %%
+# **PyTorch**: the same two, as ``mm`` and its gradient
+# compute them.
+torch_x, torch_w1, torch_dz = (
+    torch.tensor(a, device=torch_device) for a in (x, w1, dz))
+
+
+def torch_products():
+    return (torch.mm(torch_x, torch_w1),
+            torch.mm(torch_x.T, torch_dz))
+
+
+# %%
+# Both products, timed as the steps were, and read against the eager steps:
+with benchmark.torch_threads(THREADS):
+    products, out = benchmark.time_variants({
+        "PyTorch": (lambda: torch_products, torch_sync),
+        "TensorFlow": (lambda: tf_products, tf_sync)})
+for ours, theirs in zip(out["TensorFlow"], out["PyTorch"], strict=True):
+    sidebyside.assert_close(ours, theirs, rtol=1e-4, atol=1e-3, what="products")
+steps = {"PyTorch": timed[largest]["PyTorch eager"],
+         "TensorFlow": timed[largest]["TF2 eager"]}
+flops = 2 * 2 * 128 * 1024 * 1024  # two products, a multiply and an add per term
+benchmark.say([
+    *(f"{side}: both products {benchmark.with_spread(t)}, {flops / t.median / 1e9:.0f} "
+      f"GFLOP/s, {t.median / steps[side].median:.0%} of its eager step"
+      for side, t in products.items()),
+    f"PyTorch's eager step is {benchmark.compare(steps, 'PyTorch', 'TensorFlow')}, "
+    f"its products are {benchmark.compare(products, 'PyTorch', 'TensorFlow')}. "
+    + benchmark.gap_verdict(steps, products, part="the products",
+                            cause="the matrix libraries, not graphs,"),
+])
+
+# %%
+# Going deeper: how the timer measures
+# ------------------------------------
+# Warm-up ends once the median of the last five calls is no more than 5 % below that of
+# the five before (10 s at most). A sample repeats the step for about 2 ms, a round takes
+# samples for about 30 ms, and every variant runs 5 rounds, up to 10 until its spread is
+# at most 3 %; a spread above 10 % is marked *noisy*. Were the rounds independent, the
+# true median would lie outside the range of 5 round medians with a chance of about 6 %,
+# another run's median with a chance of about a third. Garbage collection is paused while
+# the clock runs, as ``timeit`` does. On a GPU each framework waits for its device before
+# the clock is read, around a sample's calls, not between them: a sample measures steps
+# queued back to back, the larger of the host's time to launch one and the GPU's time to
+# run it, not one step's latency. Nothing pins the process to cores or stops other
+# programs; how busy the machine was:
+benchmark.say([benchmark.load() or "not reported by this system"], condition="load")
 
 # %%
 # What to take away
 # -----------------
 # * A call and the arithmetic inside it cost different things: the tiny graph measures
-#   the call, the large MLP mostly the arithmetic. The tables above show both, on this
-#   machine.
-# * Where the arithmetic dominates, compare graph and eager *within* a framework: a gap
-#   between the frameworks there can come from the matrix libraries they call; timing
-#   one product alone tells.
+#   the call, the large MLP mostly the arithmetic. A graph saves per-call work, so it
+#   shows where there is little else (the tables and the figure show where, here).
+# * Where the arithmetic dominates, compare graph and eager *within* a framework: across
+#   frameworks, the matrix libraries they call differ by platform, and a gap is theirs
+#   only where timing the products alone points the same way beyond the spreads.
 # * Building is paid on the first call (tracing, compiling, opening a session), and a
 #   compiler may keep optimising for a few calls more: time the first call in a fresh
 #   process, and warm up until the time per call has settled.
-# * To time things yourself: pin the threads in the script, warm up until settled, let
-#   the variants take turns, take medians with a spread, call a difference only when it
-#   exceeds the spread, and synchronise the GPU before reading the clock.
+# * To time things yourself: pin the threads (TensorFlow's before its runtime starts; a
+#   later session's ``ConfigProto`` sizes no shared pool), warm up until settled, let the
+#   variants take turns, take medians with a spread, call a difference only beyond the
+#   spreads, and synchronise the GPU before reading the clock.
 #
 # What a compiler adds on top of a graph, XLA against Inductor, is timed on :ref:`what
 # compiling buys <sphx_glr_auto_examples_35_payoffs_plot_30_compile.py>`.
 #
-# References: ``torch.compile``, ``torch.jit.script``, ``torch.set_num_threads``,
-# ``tf.config.threading.set_intra_op_parallelism_threads``, ``tf.function``,
-# ``tf.compat.v1.Session.make_callable``, ``tf.compat.v1.ConfigProto``,
-# ``tf.test.experimental.sync_devices``, ``torch.__config__.show``.
+# References: ``torch.compile``, ``torch.jit.script``, ``tf.function``,
+# ``tf.config.threading``, ``tf.compat.v1.ConfigProto``, ``Session.make_callable``.
+# sphinx_gallery_start_ignore
+for session, _, _ in tf1_graphs.values():  # nothing lingers in the next page
+    session.close()
+torch.compiler.reset()
+# sphinx_gallery_end_ignore
 sidebyside.parity_report()

@@ -300,6 +300,95 @@ def fresh_python(source: str, *, threads: int = 1, timeout: float = 600) -> dict
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+#: The script that :func:`fresh_python` runs for the benchmark page's first-call table: the
+#: small MLP's training step (``mlp_loss``, batch 64, 100 → 256 → 10) built and called once in
+#: each of the page's seven ways, in the page's order, each timed from building to the end of
+#: its first call. It prints ``{variant: seconds}``, or, for ``torch.compile`` where no C++
+#: compiler works (Windows without MSVC, macOS without the command line tools),
+#: ``"failed: InvalidCxxCompiler: ..."``; any other failure fails the script.
+FIRST_CALLS_MLP = '''
+import functools, json, time, warnings
+import sidebyside  # before TensorFlow, as on every page
+import numpy as np, tensorflow as tf, torch
+
+torch.set_num_threads(1)
+tf1, dev = tf.compat.v1, sidebyside.torch_device()
+tf.zeros(()), torch.zeros(())  # both runtimes started, untimed
+rng = np.random.default_rng(0)
+x, y = rng.standard_normal((64, 100), np.float32), np.ones((64, 10), np.float32)
+shapes = {"W1": (100, 256), "b1": (256,), "W2": (256, 10), "b2": (10,)}
+params = {k: rng.uniform(-0.1, 0.1, s).astype(np.float32) for k, s in shapes.items()}
+
+def tf_loss(x, y, p):  # the page's mlp_loss
+    h = tf.tanh(x @ p["W1"] + p["b1"])
+    return tf.reduce_mean((h @ p["W2"] + p["b2"] - y) ** 2)
+
+def torch_loss(x: torch.Tensor, y: torch.Tensor, p: dict[str, torch.Tensor]):
+    h = torch.tanh(x @ p["W1"] + p["b1"])
+    return torch.mean((h @ p["W2"] + p["b2"] - y) ** 2)
+
+def torch_step(compiler=lambda f: f):
+    p = {k: torch.tensor(v, device=dev, requires_grad=True) for k, v in params.items()}
+    xy, loss_fn = [torch.tensor(a, device=dev) for a in (x, y)], compiler(torch_loss)
+    return lambda: torch.autograd.grad(loss_fn(*xy, p), list(p.values()))
+
+def tf2_step(compiler=lambda f: f):
+    p = {k: tf.Variable(v) for k, v in params.items()}
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            return tape.gradient(tf_loss(x, y, p), list(p.values()))
+    return functools.partial(compiler(step), tf.constant(x), tf.constant(y))
+
+def tf1_step(prebuilt=False):
+    with tf.Graph().as_default() as graph:
+        xy = [tf1.placeholder(tf.float32, a.shape) for a in (x, y)]
+        p = {k: tf.Variable(v) for k, v in params.items()}
+        grads = tf1.gradients(tf_loss(*xy, p), list(p.values()))
+        init = tf1.global_variables_initializer()
+    session = tf1.Session(graph=graph)  # its pools: TF_NUM_*_THREADS, set by fresh_python
+    session.run(init)
+    if prebuilt:
+        return lambda: session.make_callable(grads, feed_list=xy)(x, y)
+    return lambda: session.run(grads, dict(zip(xy, (x, y))))
+
+def first_call(make, *args):
+    start = time.perf_counter()
+    make(*args)()  # build the variant, call it once
+    if dev == "cuda":  # wait for the GPU, in both frameworks
+        torch.cuda.synchronize(), tf.test.experimental.sync_devices()
+    return time.perf_counter() - start
+
+def compiled():  # torch.compile needs a C++ compiler for a CPU
+    try:
+        return first_call(torch_step, torch.compile)
+    except RuntimeError as error:
+        cause = getattr(error, "inner_exception", error)
+        if type(cause).__name__ not in ("InvalidCxxCompiler", "CppCompileError"):
+            raise  # another failure is a bug, not a missing tool
+        return f"failed: {type(cause).__name__}: {cause}".splitlines()[0]
+
+warnings.simplefilter("ignore")  # TorchScript's deprecation: the page shows it
+print(json.dumps({
+    "PyTorch eager": first_call(torch_step),
+    "torch.compile": compiled(),
+    "TorchScript": first_call(torch_step, torch.jit.script),
+    "TF2 eager": first_call(tf2_step),
+    "tf.function": first_call(tf2_step, tf.function),
+    "TF1 Session.run": first_call(tf1_step),
+    "TF1 callable": first_call(tf1_step, True),
+}))
+'''
+
+
+def fastest_text(results: Mapping[str, Result]) -> str:
+    """``the fastest is NAME (1.23 ms ±4.5%)``, or ``A, B and C tie for fastest`` where the
+    fastest does not differ from the others beyond the spreads (:func:`fastest`)."""
+    names = fastest(results)
+    if len(names) == 1:
+        return f"the fastest is {names[0]} ({per_step(results, names[0])})"
+    return f"{', '.join(names[:-1])} and {names[-1]} tie for fastest"
+
+
 def duration(seconds: float) -> str:
     """``1.23 s``, ``4.56 ms`` or ``78.9 µs``: three significant digits or so."""
     if seconds >= 0.1:
@@ -340,17 +429,39 @@ def direction(a: Timing, b: Timing) -> int:
     return 1 if a.median > b.median else -1
 
 
+def gap_verdict(
+    steps: Mapping[str, Timing], parts: Mapping[str, Timing], *, part: str, cause: str
+) -> str:
+    """Whether a part of a step explains the gap between two ways to run the step.
+
+    ``steps`` and ``parts`` each map the same two names, in the same order, to timings of the
+    whole step and of the part alone. The part is credited with (at least part of) the gap only
+    where both gaps are beyond their spreads and point the same way (:func:`direction`);
+    otherwise the sentence says there is no gap, or that the part does not explain it.
+    ``part`` names the part (``"the products"``), ``cause`` what it stands for.
+    """
+    step_way, part_way = direction(*steps.values()), direction(*parts.values())
+    if step_way == 0:
+        return "There is no gap between the steps beyond their spreads: nothing to explain."
+    if part_way == step_way:
+        return (f"Both gaps are beyond their spreads and point the same way: {cause} account "
+                "for at least part of the gap.")
+    if part_way == 0:
+        return f"{part.capitalize()} tie: the gap comes from the rest of the step."
+    return f"{part.capitalize()} differ the other way: the rest of the step makes the gap."
+
+
 def compare(results: Mapping[str, Result], name: str, reference: str) -> str:
-    """``2.00× ±5% as long as REFERENCE``, ``1.50× ±3% faster than REFERENCE``, or, where the gap
-    is within the spreads, ``as fast as REFERENCE within the spreads (1.02× ±6%)``. The ratio's
-    spread is the sum of the two timings' spreads."""
+    """``2.00× ±5% as long as REFERENCE``, ``1.50× ±3% faster than REFERENCE``, or, where the
+    gap is within the spreads, ``no different from REFERENCE beyond the spreads (1.02× ±6%)``.
+    The ratio's spread is the sum of the two timings' spreads."""
     timed = measured(results)
     if name not in timed or reference not in timed:
         return f"not comparable with {reference}"
     ratio = timed[name].median / timed[reference].median
     spread = f"±{timed[name].spread + timed[reference].spread:.0%}"
     if not differ(timed[name], timed[reference]):
-        return f"as fast as {reference} within the spreads ({ratio:.2f}× {spread})"
+        return f"no different from {reference} beyond the spreads ({ratio:.2f}× {spread})"
     if ratio >= 1:
         return f"{ratio:.2f}× {spread} as long as {reference}"
     return f"{1 / ratio:.2f}× {spread} faster than {reference}"
@@ -547,6 +658,8 @@ def plot_steps(
                             [t.median * t.spread * 1e3]], markersize=8, capsize=3,
                             **keywords)
         ax.set_xscale("log")
+        _log_ticks(ax.xaxis)
+        ax.margins(x=0.15)
         ax.set_title(workload, fontsize=11)
         ax.set_xlabel("ms per step (log)")
         ax.grid(axis="x", alpha=0.3)
@@ -555,6 +668,16 @@ def plot_steps(
     figure.suptitle(title, fontsize=12)
     figure.tight_layout()
     return figure
+
+
+def _log_ticks(axis) -> None:
+    """Ticks at 1, 2 and 5 times a power of ten, labelled plainly, and no minor labels: a log
+    axis that spans less than a decade stays readable."""
+    from matplotlib import ticker
+
+    axis.set_major_locator(ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    axis.set_major_formatter(ticker.FuncFormatter(lambda value, _: f"{value:g}"))
+    axis.set_minor_formatter(ticker.NullFormatter())
 
 
 def plot_series(
@@ -568,6 +691,7 @@ def plot_series(
         ax.plot(xs, ys, label=name, markersize=6, **style[name])
     if log:
         ax.set_yscale("log")
+        _log_ticks(ax.yaxis)
     ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)

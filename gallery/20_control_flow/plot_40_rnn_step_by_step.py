@@ -217,11 +217,10 @@ assert all(torch_size[n][0] > torch_size[n - 1][0] for n in steps[1:])
 # Truncated backpropagation through time
 # --------------------------------------
 # So a long sequence is trained in chunks: chunk 2 starts from the state chunk 1 ended
-# in, but its gradient must not flow back into chunk 1, or every chunk would
-# backpropagate through, and keep, the whole history. PyTorch cuts the graph with
-# ``h.detach()``, TensorFlow with ``tf.stop_gradient(h)``: the same numbers, no gradient
-# path behind them. Two chunks of 5 steps: the gradient of chunk 2's loss with respect
-# to *all ten* inputs, with and without the cut.
+# in, but its gradient must not flow back into, and keep, the whole history. PyTorch
+# cuts the graph with ``h.detach()``, TensorFlow with ``tf.stop_gradient(h)``: the same
+# numbers, no gradient path behind them. Two chunks of 5 steps: the gradient of chunk
+# 2's loss with respect to *all ten* inputs, with and without the cut.
 CHUNK = 5
 x_np = rng.normal(size=(BATCH, 2 * CHUNK, FEATURES)).astype(np.float32)
 y_np = rng.uniform(-0.5, 0.5, size=(BATCH, 2 * CHUNK, HIDDEN)).astype(np.float32)
@@ -265,14 +264,41 @@ for how, (grad_x, _) in torch_grads.items():
     print(f"{how}: chunk 1, largest |dloss2/dx| {largest:.1e}")
 
 # %%
-# One optimizer step per chunk
-# ----------------------------
+# They agree
+# ----------
+# For both lengths, the graph's loop and the ``nn.RNNCell`` loop give the same states.
+# The cut is exact: with it, every derivative of chunk 2's loss with respect to chunk
+# 1's inputs is 0.0, not merely small, in both frameworks; without it, none is. Cut and
+# uncut, the gradients agree across frameworks, for the inputs and for ``W_hh``, whose
+# gradient the cut changes too.
+for name, grads in (("TensorFlow", tf_grads), ("PyTorch", torch_grads)):
+    cut_x, full_x = to_numpy(grads["cut"][0]), to_numpy(grads["full"][0])
+    assert np.all(cut_x[:, :CHUNK] == 0.0), f"{name}: gradient leaked into chunk 1"
+    assert np.all(full_x[:, :CHUNK] != 0.0), f"{name}: no gradient in chunk 1 uncut"
+    assert np.all(cut_x[:, CHUNK:] == full_x[:, CHUNK:]), f"{name}: chunk 2 changed"
+checks = {}
+for length in lengths:
+    for i, what in enumerate(("states", "last state")):
+        checks[f"{what}, {length} steps"] = tf_results[length][i], torch_results[length][i]
+for how in ("cut", "full"):
+    (tf_x, tf_w), (torch_x, torch_w) = tf_grads[how], torch_grads[how]
+    checks[f"dloss2/dx, {how}, graph vs loop"] = (tf_x, torch_x)
+    checks[f"dloss2/dW_hh, {how}, graph vs loop"] = (tf_w, torch_w.T)
+for what, (tf_value, torch_value) in checks.items():
+    sidebyside.assert_close(tf_value, torch_value, what=what, device=torch_device)
+assert not np.allclose(tf_grads["cut"][1], tf_grads["full"][1], rtol=1e-3)
+sidebyside.parity_report()
+
+# %%
+# Going deeper: one optimizer step per chunk
+# ------------------------------------------
 # Per chunk: a forward pass from the carried state, a loss, its gradient, an SGD step.
 # In TensorFlow each chunk gets its own :term:`gradient tape`, which records only what
-# runs inside it: the carried state is a constant to it, so there is nothing to cut. A PyTorch tensor carries its graph along: without
-# ``detach()``, chunk 2's ``backward()`` reaches into chunk 1's graph, which chunk 1's
-# ``backward()`` freed, and fails. ``retain_graph=True``, which the full message
-# suggests, only leads to the next error: ``step()`` changed the weights it saved.
+# runs inside it: the carried state is a constant to it, so there is nothing to cut. A
+# PyTorch tensor carries its graph along: without ``detach()``, chunk 2's ``backward()``
+# reaches into chunk 1's graph, which chunk 1's ``backward()`` freed, and fails.
+# ``retain_graph=True``, as the full message suggests, leads to the next error:
+# ``step()`` changed the weights that graph saved.
 LR, chunks = 0.5, [slice(0, CHUNK), slice(CHUNK, 2 * CHUNK)]
 
 # %%
@@ -318,34 +344,10 @@ trained, torch_losses = train_chunks(True)
 print("chunk losses:", np.round(torch_losses, 4))
 
 # %%
-# They agree
-# ----------
-# For both lengths, the graph's loop and the ``nn.RNNCell`` loop give the same states.
-# The cut is exact: with it, every derivative of chunk 2's loss with respect to chunk
-# 1's inputs is 0.0, not merely small, in both frameworks; without it, none is. Cut and
-# uncut, the gradients agree across frameworks, for the inputs and for ``W_hh`` (whose
-# gradient the cut changes too), and so do the losses and weights of training.
-for name, grads in (("TensorFlow", tf_grads), ("PyTorch", torch_grads)):
-    cut_x, full_x = to_numpy(grads["cut"][0]), to_numpy(grads["full"][0])
-    assert np.all(cut_x[:, :CHUNK] == 0.0), f"{name}: gradient leaked into chunk 1"
-    assert np.all(full_x[:, :CHUNK] != 0.0), f"{name}: no gradient in chunk 1 uncut"
-    assert np.all(cut_x[:, CHUNK:] == full_x[:, CHUNK:]), f"{name}: chunk 2 changed"
-checks = {}
-for length in lengths:
-    (tf_states, tf_h), (torch_states, torch_h) = tf_results[length], torch_results[length]
-    checks[f"states, graph vs loop, {length} steps"] = (tf_states, torch_states)
-    checks[f"last state, graph vs loop, {length} steps"] = (tf_h, torch_h)
-for how in ("cut", "full"):
-    (tf_x, tf_w), (torch_x, torch_w) = tf_grads[how], torch_grads[how]
-    checks[f"dloss2/dx, {how}, graph vs loop"] = (tf_x, torch_x)
-    checks[f"dloss2/dW_hh, {how}, graph vs loop"] = (tf_w, torch_w.T)
-checks["losses, a step per chunk"] = (tf_losses, torch_losses)
-checks["W_hh after the steps"] = (w["W_hh"], trained.weight_hh.T)
-for what, (tf_value, torch_value) in checks.items():
-    sidebyside.assert_close(tf_value, torch_value, what=what, device=torch_device)
-assert not np.allclose(tf_grads["cut"][1], tf_grads["full"][1], rtol=1e-3)
+# Both give the same losses and, after the two steps, the same weights.
+sidebyside.assert_close(tf_losses, torch_losses, what="losses", device=torch_device)
+sidebyside.assert_close(w["W_hh"], trained.weight_hh.T, what="W_hh", device=torch_device)
 assert not np.allclose(w["W_hh"], init["W_hh"], rtol=1e-3)  # the steps changed it
-sidebyside.parity_report()
 
 # %%
 # Going deeper: the ready-made layers
@@ -487,14 +489,12 @@ sidebyside.parity_report()
 #   Keras layer) in TensorFlow; a chunk's loss then reaches back exactly one chunk. With
 #   one ``tf.GradientTape`` per chunk there is nothing to cut; in PyTorch, without
 #   ``detach()``, chunk 2's ``backward()`` fails, as chunk 1's graph was freed.
-# * Next: sequences of different lengths in one batch, on :ref:`the padded batches page
+# * Next: :ref:`sequences of different lengths in one batch
 #   <sphx_glr_auto_examples_20_control_flow_plot_50_padded_batches.py>`.
 #
-# References: ``tf.while_loop``, ``tf.TensorArray``, ``tf.stop_gradient``,
-# ``tf.compat.v1.placeholder``, ``tf.compat.v1.gradients``, ``tf.function``,
-# ``tf.keras.layers.RNN``, ``tf.keras.layers.SimpleRNNCell``,
-# ``tf.keras.layers.SimpleRNN`` (``stateful=True``), ``tf.GradientTape``,
-# ``torch.nn.RNNCell``, ``torch.nn.RNN``, ``torch.Tensor.detach``,
-# ``torch.autograd.grad``, ``torch.autograd.graph.saved_tensors_hooks``.
+# References: ``tf.while_loop``, ``tf.TensorArray``, ``tf.stop_gradient``, ``tf.function``,
+# ``tf.compat.v1.placeholder``, ``tf.compat.v1.gradients``, ``tf.keras.layers.RNN``,
+# ``tf.keras.layers.SimpleRNN`` (``stateful=True``), ``tf.GradientTape``, ``torch.nn.RNNCell``,
+# ``torch.nn.RNN``, ``torch.autograd.grad``, ``torch.autograd.graph.saved_tensors_hooks``.
 
 # sphinx_gallery_thumbnail_number = 1

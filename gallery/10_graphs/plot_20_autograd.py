@@ -109,25 +109,32 @@ plt.show()
 # %%
 # Gradients of intermediate results
 # ---------------------------------
-# A TensorFlow graph can be differentiated with respect to any tensor in it, intermediate ones
-# included: ``tf.compat.v1.gradients`` just adds more operations. PyTorch's ``backward()`` stores
-# gradients only in the leaves' ``.grad``: the gradients of ``a``, ``b`` and ``y`` pass through
-# and are dropped, which saves memory. ``a.retain_grad()`` before ``backward()`` asks PyTorch to
-# keep the one for ``a``. (``dy/da = b = 2``.)
+# TensorFlow differentiates with respect to any tensor you name, intermediate ones included. A
+# ``tf.GradientTape`` (a :term:`gradient tape`) records the operations run inside its block and
+# returns the gradients you ask for; ``tape.watch`` is its version of ``requires_grad=True`` (a
+# trainable ``tf.Variable`` is watched without it). PyTorch's ``backward()`` stores gradients only
+# in the leaves' ``.grad``: the gradients of ``a``, ``b`` and ``y`` pass through and are dropped,
+# which saves memory. ``a.retain_grad()`` before ``backward()`` asks PyTorch to keep the one for
+# ``a``. (``dy/da = b = 2``.)
 
 # %%
-# **TensorFlow (graph)**: ask for ``dy/da`` like any other gradient.
-target, source = tf_tensors["y"], tf_tensors["a"]
-with graph.as_default():
-    (dy_da,) = tf.compat.v1.gradients(target, source)
-with tf.compat.v1.Session(graph=graph) as session:
-    tf_da = session.run(dy_da, feed_dict=feed)
-print("dy/da =", tf_da)
+# **TensorFlow (tf.GradientTape)**: the tape returns ``dy/dw``, ``dy/dx`` and ``dy/da``.
+w = tf.constant(1.0)
+x = tf.constant(2.0)
+with tf.GradientTape() as tape:
+    tape.watch([w, x])
+    a = w + x
+    b = w + 1.0
+    y = a * b
+tape_dw, tape_dx, tape_da = tape.gradient(y, [w, x, a])
+print(f"dy/dw = {tape_dw.numpy()}, dy/dx = {tape_dx.numpy()},",
+      f"dy/da = {tape_da.numpy()}")
 
 # %%
-# **PyTorch (eager)**: only ``a``, which retains its gradient, gets a ``.grad``. ``.grad``
-# adds up over ``backward()`` calls, so we start again from ``None``.
-w.grad, x.grad = None, None
+# **PyTorch (eager)**: of the intermediate results, only ``a``, which retains its gradient,
+# gets a ``.grad``.
+w = torch.tensor(1.0, requires_grad=True, device=torch_device)
+x = torch.tensor(2.0, requires_grad=True, device=torch_device)
 a = w + x
 a.retain_grad()
 b = w + 1
@@ -145,43 +152,18 @@ print(sidebyside.wrap(f"UserWarning: {first_sentence}"))
 torch_da = a.grad
 
 # %%
-# Asking for a gradient instead of storing it
-# -------------------------------------------
-# Both frameworks can also *return* gradients rather than store them. ``tf.GradientTape`` (a
-# :term:`gradient tape`) records the operations run inside its block; ``tape.watch`` is its
-# version of ``requires_grad=True`` (a trainable ``tf.Variable`` is watched without it). Any
-# tensor computed inside the block can be a target or a source, ``a`` included. PyTorch's
-# equivalent is ``torch.autograd.grad``, which touches no ``.grad`` at all.
-
-# %%
-# **TensorFlow (tf.GradientTape)**: the tape returns ``dy/dw``, ``dy/dx`` and ``dy/da``.
-w = tf.constant(1.0)
-x = tf.constant(2.0)
-with tf.GradientTape() as tape:
-    tape.watch([w, x])
-    a = w + x
-    b = w + 1.0
-    y = a * b
-tape_dw, tape_dx, tape_da = tape.gradient(y, [w, x, a])
-print(f"dy/dw = {tape_dw.numpy()}, dy/dx = {tape_dx.numpy()},",
-      f"dy/da = {tape_da.numpy()}")
-
-# %%
-# **PyTorch (torch.autograd.grad)**: the same three gradients, returned.
+# PyTorch can also *return* gradients, as the tape does: ``torch.autograd.grad`` stores nothing in
+# ``.grad``. And a hook, ``register_hook``, calls a function with the gradient as it flows
+# backwards through ``a``; here it keeps a copy.
 w = torch.tensor(1.0, requires_grad=True, device=torch_device)
 x = torch.tensor(2.0, requires_grad=True, device=torch_device)
 a = w + x
-b = w + 1
-y = a * b
+y = a * (w + 1)
 grad_dw, grad_dx, grad_da = torch.autograd.grad(y, [w, x, a])
-print(f"dy/dw = {grad_dw.item()}, dy/dx = {grad_dx.item()},",
-      f"dy/da = {grad_da.item()}")
+print(f"autograd.grad: dy/dw = {grad_dw.item()}, dy/dx = {grad_dx.item()}, dy/da = {grad_da.item()}")
 stored = w.grad  # nothing was stored
 print("w.grad:", stored)
 
-# %%
-# The third PyTorch way is a hook: ``register_hook`` calls a function with the gradient as it
-# flows backwards through ``a``. Here the hook keeps a copy.
 a = w + x
 y = a * (w + 1)
 seen = []
@@ -256,6 +238,7 @@ more_leaves = {
 }
 for name, tensor in more_leaves.items():
     print(f"{name:20} is_leaf={tensor.is_leaf} requires_grad={tensor.requires_grad}")
+assert all(t.is_leaf and t.grad_fn is None and not t.requires_grad for t in more_leaves.values())
 
 # %%
 # A tape watches a trainable ``tf.Variable`` by itself; an unwatched constant it does not (its
@@ -265,6 +248,7 @@ with tf.GradientTape() as tape:
     y = w_variable * w_constant
 watched = tape.gradient(y, [w_variable, w_constant])
 print("dy/dw_variable =", watched[0].numpy(), " dy/dw_constant =", watched[1])
+assert watched[0].numpy() == 1.0 and watched[1] is None
 
 # %%
 # Older PyTorch code wraps tensors in ``torch.autograd.Variable``. Since PyTorch 0.4 a plain tensor
@@ -272,6 +256,7 @@ print("dy/dw_variable =", watched[0].numpy(), " dy/dw_constant =", watched[1])
 # code still runs, and what it returns is a plain tensor.
 legacy = torch.autograd.Variable(torch.ones(1))
 print("Variable(...) returns a", type(legacy).__name__)
+assert type(legacy) is torch.Tensor
 
 # %%
 # Going deeper: a hook that changes the gradient, and a graph that saved nothing
@@ -285,6 +270,7 @@ y = a * (w + 1)
 a.register_hook(lambda grad: torch.zeros_like(grad))  # dy/da -> 0
 (dw_without_a,) = torch.autograd.grad(y, w)
 print("with dy/da replaced by 0, dy/dw =", dw_without_a.item())
+assert dw_without_a.item() == 3.0
 
 # %%
 # A second ``backward()`` fails only because saved tensors were freed. An addition saves none
@@ -295,37 +281,32 @@ total = w + x  # AddBackward0 saves no tensors
 total.backward()
 total.backward()  # nothing was freed: no error
 print("an addition, backward() twice: w.grad =", w.grad.item())
+assert w.grad.item() == 2.0  # 1 from each call
 
 # %%
 # They agree
 # ----------
 # The same numbers from the graph, the tape and PyTorch, and what the text said about each.
-sidebyside.assert_close(tf_y, torch_y, what="y (TF1 graph vs PyTorch)")
-sidebyside.assert_close(tf_dw, torch_dw, what="dy/dw (TF1 graph vs PyTorch backward)")
-sidebyside.assert_close(tf_dx, torch_dx, what="dy/dx (TF1 graph vs PyTorch backward)")
-sidebyside.assert_close(tf_da, torch_da, what="dy/da (TF1 graph vs PyTorch retain_grad)")
-sidebyside.assert_close(tape_dw, grad_dw, what="dy/dw (GradientTape vs autograd.grad)")
-sidebyside.assert_close(tape_dx, grad_dx, what="dy/dx (GradientTape vs autograd.grad)")
-sidebyside.assert_close(tape_da, grad_da, what="dy/da (GradientTape vs autograd.grad)")
-sidebyside.assert_close(tape_da, seen[0], what="dy/da (GradientTape vs PyTorch hook)")
+pairs = {
+    "y (TF1 graph vs PyTorch)": (tf_y, torch_y),
+    "dy/dw (TF1 graph vs PyTorch backward)": (tf_dw, torch_dw),
+    "dy/dx (TF1 graph vs PyTorch backward)": (tf_dx, torch_dx),
+    "dy/da (GradientTape vs PyTorch retain_grad)": (tape_da, torch_da),
+    "dy/dw (GradientTape vs autograd.grad)": (tape_dw, grad_dw),
+    "dy/dx (GradientTape vs autograd.grad)": (tape_dx, grad_dx),
+    "dy/da (GradientTape vs autograd.grad)": (tape_da, grad_da),
+    "dy/da (GradientTape vs PyTorch hook)": (tape_da, seen[0]),
+}
+for what, (tf_value, torch_value) in pairs.items():
+    sidebyside.assert_close(tf_value, torch_value, what=what)
 assert (torch_dw.item(), torch_dx.item(), torch_da.item()) == (5.0, 2.0, 2.0)
-# where each tensor came from
-op_types = [t.op.type for t in tf_tensors.values()]
-assert op_types == ["Placeholder"] * 2 + ["AddV2"] * 2 + ["Mul"]
+assert [t.op.type for t in tf_tensors.values()] == ["Placeholder"] * 2 + ["AddV2"] * 2 + ["Mul"]
 assert [t.is_leaf for t in torch_tensors.values()] == [True, True, False, False, False]
 fn_types = [type(t.grad_fn).__name__ for t in torch_tensors.values()]
 assert fn_types == ["NoneType"] * 2 + ["AddBackward0"] * 2 + ["MulBackward0"]
-# intermediate gradients: dropped unless retained, and reading one warns
-assert b_grad is None and issubclass(caught[0].category, UserWarning)
+assert b_grad is None and issubclass(caught[0].category, UserWarning)  # dropped, and it warns
 assert stored is None and len(seen) == 1
-# asking twice: the graph stays, retain_graph gives the same gradient again
-assert type(node).__name__ == "MulBackward0" and first == second == 5.0
-# going deeper
-assert all(t.is_leaf and t.grad_fn is None and not t.requires_grad for t in more_leaves.values())
-assert watched[0].numpy() == 1.0 and watched[1] is None
-assert type(legacy) is torch.Tensor
-assert dw_without_a.item() == 3.0
-assert w.grad.item() == 2.0  # 1 from each call
+assert type(node).__name__ == "MulBackward0" and first == second == 5.0  # asking twice
 sidebyside.parity_report()
 
 # %%

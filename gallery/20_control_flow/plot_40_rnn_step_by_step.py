@@ -57,9 +57,9 @@ print("the two lengths:", lengths)
 # time steps left open. ``tf.while_loop`` runs the cell ``tf.shape(x)[1]`` times, a
 # number the graph only learns when ``Session.run`` feeds it; a ``tf.TensorArray``
 # collects the states. The loop is one operation, ``StatelessWhile``, its condition and
-# body stored as small functions (:term:`control flow v2`; TensorFlow 1 built a loop
-# from ``Enter``, ``Merge``, ``Switch`` and ``NextIteration`` ops instead, as the posts
-# credited on :ref:`sources` show).
+# body stored as small functions (:term:`control flow v2`; TensorFlow 1, which the
+# posts credited on :ref:`sources` ran, built a loop from ``Enter``, ``Merge``,
+# ``Switch`` and ``NextIteration`` ops instead).
 #
 # PyTorch: a plain ``for`` calls ``nn.RNNCell`` as often as the tensor is long, and
 # autograd records one more step each time round. PyTorch stores each matrix

@@ -3,13 +3,12 @@ When is a graph rebuilt? Retracing vs recompiling
 =================================================
 
 ``tf.function`` and ``torch.compile`` both turn a Python function into graphs and keep them for
-later calls. At every call each one decides whether a graph it already has fits the arguments, or
-whether to run the Python again and build a new graph: TensorFlow *retraces*, PyTorch
-*recompiles*. Their rules differ, and readers trip on them. This page counts new graphs, by
-running both frameworks, for Python numbers and tensors as arguments, new sizes, dimensions
-declared dynamic, a loop over the length, and the *guards* PyTorch checks before it reuses a
-graph. Graph breaks, side effects and PyTorch's recompile limit are on :ref:`the next page
-<sphx_glr_auto_examples_10_graphs_plot_55_graph_breaks.py>`.
+later calls. At every call each one checks whether a graph it already has fits, or runs the
+Python again to build a new graph: TensorFlow *retraces*, PyTorch *recompiles*. This page counts
+new graphs in both, for Python numbers and tensors as arguments, a global the function reads,
+new sizes, and other probes. The difference that matters most: ``tf.function`` checks only the
+arguments, so a changed global goes unnoticed and the graph computes with its old value;
+``torch.compile`` also checks what the function read, and recompiles.
 """
 
 # %%
@@ -17,38 +16,30 @@ graph. Graph breaks, side effects and PyTorch's recompile limit are on :ref:`the
 # -----
 # Both frameworks, the helpers of this site, and one seed for everything.
 import logging
-import re
-import warnings
 
 import sidebyside
-from sidebyside.capture import CountingBackend
+from sidebyside.capture import CountingBackend, failed_guard
 
-import numpy as np
+import matplotlib.pyplot as plt
 import tensorflow as tf
 import torch
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 sidebyside.provenance()
+tf_results, torch_results, tf_counts, torch_counts = {}, {}, {}, {}
 
 # %%
 # How we count
 # ------------
-# In TensorFlow, a ``tf.function`` runs the Python body only while it traces a graph, so a Python
-# counter in the body counts traces; ``experimental_get_tracing_count()`` counts them too, and the
-# page asserts that the two agree.
-#
-# In PyTorch, ``torch.compile`` hands every graph it captures to a *backend*, and a backend can be
-# any function ``(graph_module, example_inputs) -> callable`` (the documented custom-backend API).
-# The one built on the page about graphs in PyTorch, ``sidebyside.capture.CountingBackend`` in this
-# site's helpers, keeps each graph and returns a function that notes every run and runs the graph
-# as it is. Nothing is compiled, so the page stays fast. Dynamo keeps its graphs per Python
-# function and remembers which sizes and values changed, so ``torch.compiler.reset()`` (the public
-# name of ``torch._dynamo.reset()``) wipes that memory after every experiment: each count below
-# starts from nothing.
+# TensorFlow counts its traces (:term:`retracing`): ``experimental_get_tracing_count()``. PyTorch
+# hands every graph Dynamo (:term:`TorchDynamo`) captures to a *backend*; ``CountingBackend``, from
+# this site's helpers (:ref:`graphs in PyTorch
+# <sphx_glr_auto_examples_10_graphs_plot_40_graphs_in_pytorch.py>`), keeps each graph and runs it
+# as it is, without compiling, so it counts :term:`recompilations <recompilation>`.
+# ``torch.compiler.reset()`` makes Dynamo forget graphs and what changed, after each experiment.
 counting_backend = CountingBackend()
 graphs, graph_runs = counting_backend.graphs, counting_backend.runs
-tf_results, torch_results = {}, {}
 
 
 def graph_inputs(graph_module):
@@ -62,25 +53,21 @@ def graph_inputs(graph_module):
 # The same function in both frameworks, ``scale(x, k) = x * k``, called with ``k`` = 2, 3, 4 and 2
 # again, first as Python ints, then as Python floats (0.5, 1.5, 2.5, 0.5), then as tensors.
 #
-# In TensorFlow a Python number is part of the input signature *by value*: each new value is a new
-# trace, and a value seen before reuses its graph: ``traces with Python ints: 3`` and
-# ``traces with Python floats: 3``. A tensor is matched by dtype and shape only, never by value:
-# ``traces with tensors: 1``. The graph traced for ``k=2`` takes ``x`` alone, with 2 baked in.
+# In TensorFlow a Python number is part of the :term:`input signature` *by value*: each new value
+# is a new trace, and a value seen before reuses its graph. A tensor is matched by dtype and shape
+# only, never by value, so the tensors share one graph. The graph traced for ``k=2`` takes ``x``
+# alone, with 2 baked in.
 #
-# ``torch.compile`` starts the same way: its first graph has ``k`` baked in as a constant. But when
-# a call brings another value, Dynamo recompiles *and makes k an input* of the new graph
-# (*automatic dynamic*, the default ``dynamic=None``), and that graph serves every later value:
-# ``graphs with Python ints: 2`` and ``graphs with Python floats: 2``. The PyTorch guide *Dealing
-# with Recompilations* says ints and floats are guarded on their exact value; on this PyTorch that
-# holds for the first graph only. Tensors: ``graphs with tensors: 1``.
+# ``torch.compile`` starts the same way: its first graph has ``k`` baked in, guarded on its value.
+# But at another value Dynamo recompiles *and makes k an input* of the new graph (*automatic
+# dynamic*, the default ``dynamic=None``), which serves every later value. So look for one trace
+# per new value in TensorFlow's counts, and at most two graphs in PyTorch's.
 
 # %%
 # **TensorFlow (tf.function)**: a new Python value traces.
-traced = []
 
 
 def scale(x, k):
-    traced.append(k)  # plain Python: runs while tracing only
     return x * k
 
 
@@ -90,32 +77,23 @@ arguments = {
     "Python floats": [0.5, 1.5, 2.5, 0.5],
 }
 arguments["tensors"] = [tf.constant(k) for k in (2.0, 3.0, 4.0)]
-counts, graph_fns = {}, {}
+graph_fns = {}
 for kind, ks in arguments.items():
-    traced.clear()
     graph_fn = tf.function(scale)
     for k in ks:
         y = graph_fn(x, k)
-    counts[kind] = graph_fn.experimental_get_tracing_count()
-    assert counts[kind] == len(traced)
+    tf_counts[kind] = graph_fn.experimental_get_tracing_count()
     graph_fns[kind] = graph_fn
-    print(f"traces with {kind}: {counts[kind]}")
+    print(f"traces with {kind}: {tf_counts[kind]}")
 examples = {"Python ints": 2, "tensors": tf.constant(2.0)}
 for kind, k in examples.items():
     graph = graph_fns[kind].get_concrete_function(x, k)
     names = [tensor.op.name for tensor in graph.inputs]
     print(f"the graph for {kind} takes: {names}")
-tf_counts = counts
 tf_results["x * k, k a tensor"] = y
 
 # %%
 # **PyTorch (torch.compile)**: ``k`` becomes an input.
-
-
-def scale(x, k):
-    return x * k
-
-
 x = torch.ones(3, device=torch_device)
 arguments = {
     "Python ints": [2, 3, 4, 2],
@@ -124,48 +102,110 @@ arguments = {
 arguments["tensors"] = [
     torch.tensor(k).to(torch_device) for k in (2.0, 3.0, 4.0)
 ]
-counts, graph_fns = {}, {}
+graph_fns = {}
 for kind, ks in arguments.items():
     graphs.clear()
     graph_fn = torch.compile(scale, backend=counting_backend)
     for k in ks:
         y = graph_fn(x, k)
-    counts[kind] = len(graphs)
+    torch_counts[kind] = len(graphs)
     graph_fns[kind] = list(graphs)
     torch.compiler.reset()  # forget graphs and what changed
-    print(f"graphs with {kind}: {counts[kind]}")
+    print(f"graphs with {kind}: {torch_counts[kind]}")
 for number, graph in enumerate(graph_fns["Python ints"], 1):
     names = graph_inputs(graph)
     print(f"graph {number} for Python ints takes: {names}")
-torch_counts = counts
+int_graphs = graph_fns["Python ints"]
 torch_results["x * k, k a tensor"] = y
 
 # %%
-# The counts, asserted on every build:
-assert tf_counts == {"Python ints": 3, "Python floats": 3, "tensors": 1}
-assert torch_counts == {"Python ints": 2, "Python floats": 2, "tensors": 1}
-assert graph_inputs(graph_fns["Python ints"][1]) == ["l_x_", "l_k_"]
+# A value read from outside the arguments
+# ---------------------------------------
+# Now the function reads a global, ``factor``, which we change between calls: where retracing and
+# recompiling differ most. ``tf.function`` compares a call with its graphs' input signatures,
+# which hold the arguments only. The global was read once, while tracing, and baked into the
+# graph; nothing checks it again, so the graph silently keeps computing with the old value. To
+# give a ``tf.function`` a value that changes, pass it as an argument (a tensor) or keep it in a
+# ``tf.Variable``, which the graph reads at every call.
+#
+# Dynamo's :term:`guards <guard>` cover what the function read, globals included. Changing
+# ``factor`` fails a guard, Dynamo recompiles, and the new graph takes ``factor`` as an input
+# (automatic dynamic again), so the answers follow the global. Look at the values printed.
+values = (2.0, 3.0, 4.0, 5.0)
+
+# %%
+# **TensorFlow (tf.function)**: the global's old value stays.
+
+
+def scaled(x):
+    return x * factor  # factor: a global
+
+
+x = tf.ones(3)
+graph_fn = tf.function(scaled)
+tf_follow = {"global": [], "tf.Variable": []}
+for value in values:
+    factor = value  # change the global
+    tf_follow["global"].append(float(graph_fn(x)[0]))
+tf_counts["global"] = graph_fn.experimental_get_tracing_count()
+print("factor 2, 3, 4, 5 gives", tf_follow["global"])
+print("traces:", tf_counts["global"])
+factor = tf.Variable(2.0)  # read by the graph at each call
+graph_fn = tf.function(scaled)
+for value in values:
+    factor.assign(value)
+    tf_follow["tf.Variable"].append(float(graph_fn(x)[0]))
+print("a tf.Variable gives", tf_follow["tf.Variable"])
+tf_results["x * factor"] = graph_fn(x)
+
+# %%
+# **PyTorch (torch.compile)**: a guard fails, and it recompiles.
+x = torch.ones(3, device=torch_device)
+graphs.clear()
+graph_fn = torch.compile(scaled, backend=counting_backend)
+torch_follow = {"global": []}
+for value in values:
+    factor = value  # change the global
+    torch_follow["global"].append(float(graph_fn(x)[0]))
+print("factor 2, 3, 4, 5 gives", torch_follow["global"])
+print("graphs:", len(graphs))
+print("graph 2 takes:", graph_inputs(graphs[1]))
+torch_counts["global"] = len(graphs)
+torch.compiler.reset()
+torch_results["x * factor"] = graph_fn(x)
+
+# %%
+# The difference, drawn
+# ---------------------
+# The same four calls, the global changed before each. Left, TensorFlow's graph keeps returning
+# what it computed for the value it traced with, while a ``tf.Variable`` follows; right,
+# ``torch.compile`` follows, for one recompile.
+fig, (ax_tf, ax_torch) = plt.subplots(1, 2, figsize=(8, 3.6), sharey=True)
+ax_tf.plot(values, tf_follow["tf.Variable"], "^:", lw=2, color=sidebyside.graphs.TF_COLOR,
+           label="a tf.Variable")
+ax_tf.plot(values, tf_follow["global"], "o-", lw=3, color=sidebyside.graphs.TF_COLOR,
+           label="a global: stale")
+ax_torch.plot(values, torch_follow["global"], "s--", lw=3, color=sidebyside.graphs.TORCH_COLOR,
+              label="a global: recompiled")
+for ax, title in [(ax_tf, "TensorFlow: tf.function"), (ax_torch, "PyTorch: torch.compile")]:
+    ax.set(title=title, xlabel="factor at the call", xticks=values, yticks=values)
+    ax.legend(fontsize=11, loc="upper left")
+ax_tf.set_ylabel("(x * factor)[0]")
+fig.tight_layout()
+plt.show()
+# sphinx_gallery_thumbnail_number = 1
 
 # %%
 # Declaring a dimension dynamic
 # -----------------------------
-# ``x`` now has lengths 2, 3, 4 and 5, and each list counts the new graphs at each call, for each
-# way of saying "this dimension changes".
-#
-# TensorFlow: the default traces every length (``default: new traces [1, 1, 1, 1]``).
+# ``x`` now has lengths 2, 3, 4 and 5; each list counts the new graphs at each call, for each way
+# of saying "this dimension changes". TensorFlow: by default every length is a new trace.
 # ``reduce_retracing=True`` traces the second length with that dimension generalised to ``None``
-# (printed below), and that graph serves the rest
-# (``reduce_retracing=True: new traces [1, 1, 0, 0]``). An ``input_signature`` with ``None``
-# declares it before the first call (``input_signature: new traces [1, 0, 0, 0]``).
-#
-# PyTorch: ``dynamic=False`` compiles every length (``dynamic=False: new graphs [1, 1, 1, 1]``).
-# The default ``dynamic=None`` is automatic dynamic, like ``reduce_retracing=True``
-# (``dynamic=None: new graphs [1, 1, 0, 0]``). ``dynamic=True`` makes sizes dynamic from the first
-# call (``dynamic=True: new graphs [1, 0, 0, 0]``), and so does marking the dimension on the input
-# (``mark_dynamic: new graphs [1, 0, 0, 0]``). ``mark_dynamic`` lives under ``torch._dynamo``;
-# despite the underscore it is the documented way: PyTorch's *Dynamic Shapes* guide says that if
-# you know ahead of time something will be dynamic, ``torch._dynamo.mark_dynamic(tensor, dim)``
-# skips the first recompile.
+# (printed below), and that graph serves the rest. An ``input_signature`` with ``None`` declares it
+# before the first call: one trace. PyTorch: ``dynamic=False`` compiles every length; the default
+# ``dynamic=None`` is automatic dynamic, like ``reduce_retracing=True``; ``dynamic=True`` makes
+# sizes dynamic from the first call, and so does ``torch._dynamo.mark_dynamic`` on the input
+# (despite the underscore, the way PyTorch's *Dynamic Shapes* guide documents).
 lengths = (2, 3, 4, 5)
 
 # %%
@@ -180,21 +220,19 @@ variants = {
         scale, input_signature=signature
     ),
 }
-new = {}
+tf_new = {}
 for name, graph_fn in variants.items():
-    new[name] = []
+    tf_new[name] = []
     for n in lengths:
         before = graph_fn.experimental_get_tracing_count()
         y = graph_fn(tf.ones(n), tf.constant(2.0))
         after = graph_fn.experimental_get_tracing_count()
-        new[name].append(after - before)
-    print(f"{name}: new traces {new[name]}")
+        tf_new[name].append(after - before)
+    print(f"{name}: new traces {tf_new[name]}")
 reduced = variants["reduce_retracing=True"]
-general = reduced.get_concrete_function(
-    tf.ones(5), tf.constant(2.0)
-)
+general = reduced.get_concrete_function(tf.ones(5),
+                                        tf.constant(2.0))
 print("the generalised graph's x:", general.inputs[0].shape)
-tf_new = new
 tf_results["x * k at length 5"] = y
 
 # %%
@@ -205,170 +243,32 @@ variants = {
     "dynamic=True": {"dynamic": True},
     "mark_dynamic": {},
 }
-new = {}
+torch_new = {}
 for name, options in variants.items():
     graphs.clear()
-    graph_fn = torch.compile(
-        scale, backend=counting_backend, **options
-    )
-    new[name] = []
+    graph_fn = torch.compile(scale, backend=counting_backend,
+                             **options)
+    torch_new[name] = []
     for n in lengths:
         x = torch.ones(n, device=torch_device)
         if name == "mark_dynamic":
             torch._dynamo.mark_dynamic(x, 0)  # dimension 0
         before = len(graphs)
         y = graph_fn(x, torch.tensor(2.0, device=torch_device))
-        new[name].append(len(graphs) - before)
+        torch_new[name].append(len(graphs) - before)
     torch.compiler.reset()
-    print(f"{name}: new graphs {new[name]}")
-torch_new = new
+    print(f"{name}: new graphs {torch_new[name]}")
 torch_results["x * k at length 5"] = y
 
 # %%
-# The counts:
-assert tf_new == {
-    "default": [1, 1, 1, 1],
-    "reduce_retracing=True": [1, 1, 0, 0],
-    "input_signature": [1, 0, 0, 0],
-}
-assert tuple(general.inputs[0].shape) == (None,)
-assert torch_new == {
-    "dynamic=False": [1, 1, 1, 1],
-    "dynamic=None": [1, 1, 0, 0],
-    "dynamic=True": [1, 0, 0, 0],
-    "mark_dynamic": [1, 0, 0, 0],
-}
-
-# %%
-# Two exceptions. Sizes 0 and 1 are always specialised, even with ``dynamic=True`` (a size of 1
-# broadcasts, a size of 0 is empty): lengths 1, 2, 3 and 4 give
-# ``dynamic=True from 1: new graphs [1, 1, 0, 0]``. And ``mark_dynamic`` is a promise: where the
-# code needs the size's value (here ``x.shape[0] == 3``), the call raises, and the message names
-# ``maybe_mark_dynamic``, which only suggests a dynamic size and lets Dynamo specialise it.
-graphs.clear()
-graph_fn = torch.compile(scale, backend=counting_backend, dynamic=True)
-new = []
-for n in (1, 2, 3, 4):
-    before = len(graphs)
-    graph_fn(torch.ones(n, device=torch_device), torch.tensor(2.0, device=torch_device))
-    new.append(len(graphs) - before)
-torch.compiler.reset()
-print("dynamic=True from 1: new graphs", new)
-outcome = {}
-guards_log = logging.getLogger("torch._guards")  # logs the error at length, too
-guards_log.disabled = True
-try:
-    for mark in (torch._dynamo.mark_dynamic, torch._dynamo.maybe_mark_dynamic):
-        x = torch.ones(3, device=torch_device)
-        mark(x, 0)
-        needs_three = lambda x: x * 2 if x.shape[0] == 3 else x + 1  # noqa: E731
-        try:
-            torch.compile(needs_three, backend=counting_backend)(x)
-            outcome[mark.__name__] = "compiled"
-        except RuntimeError as error:
-            outcome[mark.__name__] = type(error).__name__
-            why = str(error).splitlines()[1].split(" If you're using Dim")[0]
-        print(f"{mark.__name__}: {outcome[mark.__name__]}")
-        torch.compiler.reset()
-finally:
-    guards_log.disabled = False
-print(sidebyside.wrap(why.strip(" -"), "  "))
-assert new == [1, 1, 0, 0]
-assert outcome == {"mark_dynamic": "ConstraintViolationError", "maybe_mark_dynamic": "compiled"}
-
-# %%
-# A loop over the sequence length
-# -------------------------------
-# An RNN-style loop, ``for t in range(x.shape[0])``, runs once per time step. A tracer sees the
-# length as a plain number and *unrolls* the loop: the graph has exactly that many steps. Both
-# frameworks trace at length 10 and then get a sequence of length 20. ``tf.function`` notices the
-# new shape and traces again (``traces: 2``). ``torch.jit.trace`` (TorchScript) does not check: it
-# silently runs the 10-step graph. This PyTorch deprecates TorchScript (the warning is printed
-# below); it is shown because its failure is instructive and because older code still uses it.
-rng = np.random.default_rng(0)
-w_np = (0.5 * rng.normal(size=(4, 4))).astype(np.float32)
-x10_np = rng.normal(size=(10, 4)).astype(np.float32)
-x20_np = rng.normal(size=(20, 4)).astype(np.float32)
-
-# %%
-# **TensorFlow (tf.function)**: one trace per length; right at both.
-w = tf.constant(w_np)
-x10 = tf.constant(x10_np)
-x20 = tf.constant(x20_np)
-
-
-def rnn_loop(x, w):
-    h = tf.zeros(w.shape[0])
-    for t in range(x.shape[0]):  # a Python loop: unrolled
-        h = tf.tanh(tf.linalg.matvec(w, h) + x[t])
-    return h
-
-
-graph_loop = tf.function(rnn_loop)
-y10, y20 = graph_loop(x10, w), graph_loop(x20, w)
-print("traces:", graph_loop.experimental_get_tracing_count())
-eager20 = rnn_loop(x20, w)
-print("right at 20 steps:", np.allclose(y20, eager20))
-tf_y20 = y20
-
-# %%
-# **PyTorch (torch.jit.trace)**: one trace; wrong at length 20.
-w = torch.from_numpy(w_np).to(torch_device)
-x10 = torch.from_numpy(x10_np).to(torch_device)
-x20 = torch.from_numpy(x20_np).to(torch_device)
-
-
-def rnn_loop(x, w):
-    h = torch.zeros(w.shape[0], device=w.device)
-    for t in range(x.shape[0]):  # a Python loop: unrolled
-        h = torch.tanh(w @ h + x[t])
-    return h
-
-
-# torch.jit is deprecated: record its warnings, print them below
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always")
-    graph_loop = torch.jit.trace(rnn_loop, (x10, w))
-y10, y20 = graph_loop(x10, w), graph_loop(x20, w)
-eager20, eager10 = rnn_loop(x20, w), rnn_loop(x20[:10], w)
-print("right at 20 steps:", torch.allclose(y20, eager20))
-print("it ran only 10:", torch.allclose(y20, eager10))
-print(sidebyside.on_this_version("torch"))
-for warning in caught:
-    print(f"  {warning.category.__name__}: {warning.message}")
-torch_y20 = y20
-
-# %%
-# Eager PyTorch and ``tf.function`` agree at 20 steps; the traced TorchScript graph does not:
-tf_results["20-step loop"], torch_results["20-step loop"] = tf_y20, eager20
-assert not torch.allclose(torch_y20, eager20)
-# deprecated (the class depends on the release), and no TracerWarning about the loop
-assert caught and all("deprecated" in str(c.message) for c in caught)
-assert all(issubclass(c.category, (DeprecationWarning, FutureWarning)) for c in caught)
-
-# %%
-# Guards: what is checked before a graph is reused
-# ------------------------------------------------
-# A ``tf.function`` compares each call with the input signatures of the graphs it has traced. With
-# an ``input_signature`` it never traces again: a call that fits the signature runs the traced
-# graph (a Python ``3`` for a scalar ``TensorSpec`` is converted to a tensor), and a call that does
-# not fit raises ``TypeError`` (``traces after the probes: 1``).
-#
-# ``torch.compile`` attaches *guards* to every graph it captures: checks on the inputs that must
-# all pass before the graph is reused. The public
-# ``torch.compiler.set_stance("fail_on_recompile")`` turns a recompile into a ``RuntimeError``
-# whose message names the guard that failed. Below, a graph captured for ``scale(x, 2)`` with a
-# float32 ``x`` of length 3: new values in ``x`` pass every guard; a new ``k``, length, dtype or
-# ``requires_grad`` each fail a guard (``graphs after the probes: 1``). The error message lists the
-# failed guard on its third line, followed by the source line it came from; this helper picks the
-# guard out.
-
-
-def failed_guard(error):
-    """The guard that a ``fail_on_recompile`` error names."""
-    line = str(error).splitlines()[2]  # "    - 0/0: <guard>  # <source>"
-    return line.split(": ", 1)[1].split("#")[0].strip()
-
+# What each checks before reusing a graph
+# ---------------------------------------
+# A ``tf.function`` with an ``input_signature`` never traces again: a call that fits the signature
+# runs the traced graph (a Python ``3`` for a scalar ``TensorSpec`` becomes a tensor), and a call
+# that does not fit raises ``TypeError``. ``torch.compile`` checks the guards of its graphs; the
+# public ``torch.compiler.set_stance("fail_on_recompile")`` turns a recompile into a
+# ``RuntimeError`` that names the guard that failed (``failed_guard``, from this site's helpers,
+# picks it out). Below, probes against a graph for ``scale(x, 2)``, ``x`` float32 of length 3.
 
 # %%
 # **TensorFlow (tf.function)**: a call that does not fit raises.
@@ -382,19 +282,18 @@ probes = {
     "x of dtype float64": (tf.cast(x, tf.float64), 2.0),
     "x of shape (3, 2)": (tf.ones((3, 2)), tf.constant(2.0)),
 }
-refused = []
+tf_refused = []
 for name, args in probes.items():
     try:
         strict(*args)
         print(f"{name}: reused")
     except TypeError as error:
-        refused.append(name)
-        cause = re.search("`(.*)`", str(error)).group(1)
+        tf_refused.append(name)
+        cause = str(error).split("`")[1]  # "Can not cast ..."
         print(f"{name}: TypeError")
         print(sidebyside.wrap(cause, "  "))
-traces = strict.experimental_get_tracing_count()
-print("traces after the probes:", traces)
-tf_refused, tf_traces = refused, traces
+tf_counts["probes"] = strict.experimental_get_tracing_count()
+print("traces after the probes:", tf_counts["probes"])
 tf_results["x * k, the probes' graph"] = y
 
 # %%
@@ -410,35 +309,118 @@ probes = {
     "x of dtype float64": (x.double(), 2),
     "x requires grad": (x.clone().requires_grad_(), 2),
 }
-refused = []
+torch_refused = []
 with torch.compiler.set_stance("fail_on_recompile"):
     for name, args in probes.items():
         try:
             graph_fn(*args)
             print(f"{name}: reused")
         except RuntimeError as error:
-            assert "Detected recompile" in str(error)
-            refused.append(name)
+            torch_refused.append(name)
             print(f"{name}: guard failed")
             print("  " + failed_guard(error))
-print("graphs after the probes:", len(graphs))
-torch_refused, torch_graphs = refused, len(graphs)
+torch_counts["probes"] = len(graphs)
+print("graphs after the probes:", torch_counts["probes"])
 torch.compiler.reset()
 torch_results["x * k, the probes' graph"] = y
 
 # %%
-# The counts, and which probes each framework refused:
-assert tf_traces == 1 and torch_graphs == 1
-assert tf_refused == ["x of dtype float64", "x of shape (3, 2)"]
-assert torch_refused == list(probes)[1:]
+# Going deeper: a closure variable
+# --------------------------------
+# A variable of an enclosing function, read through a *closure*, behaves like the global:
+# ``tf.function`` keeps the value it traced with, Dynamo guards on it and recompiles.
+
+
+def make_scaled(factor):
+    def scaled(x):
+        return x * factor  # factor: a closure variable
+
+    def set_factor(value):
+        nonlocal factor
+        factor = value
+
+    return scaled, set_factor
 
 
 # %%
-# One more guard: Dynamo specialises on the integer attributes of an ``nn.Module``
-# (``torch._dynamo.config.allow_unspec_int_on_nn_module`` is ``False``). Unlike a Python ``int``
-# argument, which becomes dynamic at its first change (first section), a step counter in
-# ``self.step`` is a new graph at every step, ``new graphs per step: [1, 1, 1, 1]``, until the
-# recompile limit (:ref:`next page <sphx_glr_auto_examples_10_graphs_plot_55_graph_breaks.py>`).
+# **TensorFlow (tf.function)**: the closure's old value stays.
+scaled, set_factor = make_scaled(2.0)
+graph_fn = tf.function(scaled)
+tf_follow["closure"] = []
+for value in values:
+    set_factor(value)
+    tf_follow["closure"].append(float(graph_fn(tf.ones(3))[0]))
+print("factor 2, 3, 4, 5 gives", tf_follow["closure"])
+
+# %%
+# **PyTorch (torch.compile)**: a guard fails, and it recompiles.
+scaled, set_factor = make_scaled(2.0)
+graph_fn = torch.compile(scaled, backend=counting_backend)
+torch_follow["closure"] = []
+for value in values:
+    set_factor(value)
+    y = graph_fn(torch.ones(3, device=torch_device))
+    torch_follow["closure"].append(float(y[0]))
+torch.compiler.reset()
+print("factor 2, 3, 4, 5 gives", torch_follow["closure"])
+
+# %%
+# Going deeper: sizes 0 and 1, and what ``mark_dynamic`` promises
+# ----------------------------------------------------------------
+# Sizes 0 and 1 are always specialised, even with ``dynamic=True`` (a size of 1 broadcasts, a size
+# of 0 is empty): lengths 1 and 0 get graphs of their own. ``mark_unbacked`` (in the private
+# ``torch._dynamo.decorators``) avoids that: the size becomes a symbol without an example value,
+# and one graph serves 0 and 1 too, at the price of errors where the code branches on the size.
+# And ``mark_dynamic`` is a promise: where the code needs the size's value (``x.shape[0] == 3``),
+# the call raises, and the message names ``maybe_mark_dynamic``, which only suggests a dynamic
+# size and lets Dynamo specialise it.
+from torch._dynamo.decorators import mark_unbacked
+
+small_sizes = {}
+for name, options, mark in [("dynamic=True", {"dynamic": True}, None),
+                            ("mark_unbacked", {}, mark_unbacked)]:
+    graph_fn = torch.compile(scale, backend=counting_backend, **options)
+    small_sizes[name] = []
+    for n in (1, 2, 3, 4, 0):
+        x = torch.ones(n, device=torch_device)
+        if mark:
+            mark(x, 0)
+        before = len(graphs)
+        graph_fn(x, torch.tensor(2.0, device=torch_device))
+        small_sizes[name].append(len(graphs) - before)
+    torch.compiler.reset()
+    print(f"{name}, lengths 1, 2, 3, 4, 0: new graphs {small_sizes[name]}")
+
+# sphinx_gallery_start_ignore
+logging.getLogger("torch._guards").disabled = True  # it logs the error at length
+# sphinx_gallery_end_ignore
+outcome = {}
+for mark in (torch._dynamo.mark_dynamic, torch._dynamo.maybe_mark_dynamic):
+    x = torch.ones(3, device=torch_device)
+    mark(x, 0)
+    needs_three = lambda x: x * 2 if x.shape[0] == 3 else x + 1  # noqa: E731
+    try:
+        torch.compile(needs_three, backend=counting_backend)(x)
+        outcome[mark.__name__] = "compiled"
+    except RuntimeError as error:  # ConstraintViolationError
+        outcome[mark.__name__] = f"raised {type(error).__name__}"
+        why = str(error).splitlines()[1].split(" If you're using Dim")[0]
+    print(f"{mark.__name__}: {outcome[mark.__name__]}")
+    torch.compiler.reset()
+print(sidebyside.wrap(why.strip(" -"), "  "))
+# sphinx_gallery_start_ignore
+logging.getLogger("torch._guards").disabled = False
+# sphinx_gallery_end_ignore
+
+# %%
+# Going deeper: an ``int`` attribute of a module
+# ----------------------------------------------
+# Dynamo specialises on the integer attributes of an ``nn.Module``: unlike a Python ``int``
+# argument, which becomes dynamic at its first change, a step counter in ``self.step`` is a new
+# graph at every step, until the recompile limit (:ref:`next page
+# <sphx_glr_auto_examples_10_graphs_plot_55_graph_breaks.py>`). The public switch
+# ``torch.compiler.config.allow_unspec_int_on_nn_module`` (off by default) treats such an
+# attribute like an ``int`` argument.
 
 
 class Stepped(torch.nn.Module):
@@ -451,24 +433,44 @@ class Stepped(torch.nn.Module):
         return x * self.step
 
 
-graphs.clear()
+print("allow_unspec_int_on_nn_module:", torch.compiler.config.allow_unspec_int_on_nn_module)
 x = torch.ones(3, device=torch_device)
-graph_fn = torch.compile(Stepped(), backend=counting_backend)
-new = []
-for _ in range(4):
-    before = len(graphs)
-    y = graph_fn(x)
-    new.append(len(graphs) - before)
-torch.compiler.reset()
-print("allow_unspec_int_on_nn_module:", torch._dynamo.config.allow_unspec_int_on_nn_module)
-print("new graphs per step:", new)
-assert new == [1, 1, 1, 1] and torch.equal(y, x * 4)
+per_step = {}
+for allow in (False, True):
+    with torch.compiler.config.patch(allow_unspec_int_on_nn_module=allow):
+        graph_fn = torch.compile(Stepped(), backend=counting_backend)
+        per_step[allow] = []
+        for _ in range(4):
+            before = len(graphs)
+            y = graph_fn(x)
+            per_step[allow].append(len(graphs) - before)
+        torch.compiler.reset()
+    print(f"allowed={allow}: new graphs per step {per_step[allow]}")
 
 # %%
 # They agree
 # ----------
-# However many graphs each framework built, and whether PyTorch ran a graph or fell back to eager
-# Python, the answers are the same:
+# However many graphs each framework built, the same calls give the same answers; and what the
+# text said, checked: the counts, the stale global, and the probes each framework refused.
+assert tf_counts["Python ints"] == tf_counts["Python floats"] == 3  # one per new value
+assert torch_counts["Python ints"] == torch_counts["Python floats"] == 2  # then k is an input
+assert tf_counts["tensors"] == torch_counts["tensors"] == 1
+assert len(graph_inputs(int_graphs[0])) == 1 and len(graph_inputs(int_graphs[1])) == 2
+assert tf_follow["global"] == [2.0] * 4 and tf_counts["global"] == 1  # stale, no retrace
+assert tf_follow["tf.Variable"] == torch_follow["global"] == list(values)  # they follow
+assert torch_counts["global"] == 2  # one recompile
+assert tf_follow["closure"] == [2.0] * 4 and torch_follow["closure"] == list(values)
+assert tf_new == {"default": [1, 1, 1, 1], "reduce_retracing=True": [1, 1, 0, 0],
+                  "input_signature": [1, 0, 0, 0]}
+assert tuple(general.inputs[0].shape) == (None,)
+assert torch_new == {"dynamic=False": [1, 1, 1, 1], "dynamic=None": [1, 1, 0, 0],
+                     "dynamic=True": [1, 0, 0, 0], "mark_dynamic": [1, 0, 0, 0]}
+assert tf_counts["probes"] == 1 and torch_counts["probes"] == 1
+assert tf_refused == ["x of dtype float64", "x of shape (3, 2)"]
+assert torch_refused == list(probes)[1:]
+assert small_sizes == {"dynamic=True": [1, 1, 0, 0, 1], "mark_unbacked": [1, 0, 0, 0, 0]}
+assert outcome["mark_dynamic"].startswith("raised") and outcome["maybe_mark_dynamic"] == "compiled"
+assert per_step == {False: [1, 1, 1, 1], True: [1, 1, 0, 0]} and torch.equal(y, x * 4)
 for what, tf_value in tf_results.items():
     sidebyside.assert_close(tf_value, torch_results[what], what=what, device=torch_device)
 assert tf_results.keys() == torch_results.keys()
@@ -477,26 +479,22 @@ sidebyside.parity_report()
 # %%
 # What to take away
 # -----------------
-# * ``tf.function`` keys its graphs on the input signature: dtype and shape of each
-#   tensor, and the *value* of each Python argument. Pass numbers that change as
-#   tensors.
-# * ``torch.compile`` guards each graph with checks on its inputs (values of Python
-#   numbers, sizes, dtype, ``requires_grad``, the length of a global list it read) and
-#   recompiles when one fails. By default (``dynamic=None``) a size or a Python number
-#   that changes becomes dynamic at that recompile, and the new graph serves the later
-#   values.
+# * ``tf.function`` keys its graphs on the input signature: dtype and shape of each tensor
+#   argument, and the *value* of each Python argument. Pass numbers that change as tensors.
+# * A global or closure variable a ``tf.function`` reads is baked in at trace time and never
+#   checked again: change it, and the graph silently computes with the old value. Pass it as an
+#   argument or keep it in a ``tf.Variable``.
+# * ``torch.compile`` guards each graph on its inputs *and* on what the function read (Python
+#   numbers, globals, sizes, dtype, ``requires_grad``) and recompiles when a guard fails. By
+#   default (``dynamic=None``) a size or a Python number that changes becomes dynamic at that
+#   recompile, and the new graph serves the later values.
 # * To skip even that extra trace or compile, declare the dimension dynamic up front: an
 #   ``input_signature`` with ``None`` in TensorFlow, ``dynamic=True`` or
-#   ``torch._dynamo.mark_dynamic`` in PyTorch. ``reduce_retracing=True`` and
-#   ``dynamic=None`` generalise at the first change.
-# * Sizes 0 and 1 are specialised even then; ``mark_dynamic`` raises where the code needs the
-#   size, ``maybe_mark_dynamic`` does not.
-# * A Python loop over the length is unrolled into the graph, so every length needs its own;
-#   TorchScript's ``torch.jit.trace`` silently reuses the old graph and gives wrong answers.
-# * Integer attributes of an ``nn.Module`` are guarded on their value: a step counter there
-#   recompiles at every step.
+#   ``torch._dynamo.mark_dynamic`` in PyTorch.
+# * Next: :ref:`graph breaks and the recompile limit
+#   <sphx_glr_auto_examples_10_graphs_plot_55_graph_breaks.py>`, with loops over a length.
 #
-# References: ``tf.function``, ``tf.function.experimental_get_tracing_count``,
-# ``tf.TensorSpec``, ``torch.compile``, ``torch.compiler.reset``, ``torch.compiler.set_stance``,
-# ``torch._dynamo.mark_dynamic``, ``torch._dynamo.maybe_mark_dynamic``, ``torch.jit.trace``,
-# PyTorch's custom backends.
+# References: ``tf.function`` (``reduce_retracing``, ``input_signature``), ``tf.TensorSpec``,
+# ``tf.function.experimental_get_tracing_count``, ``tf.Variable``, ``torch.compile``,
+# ``torch.compiler.reset``, ``torch.compiler.set_stance``, ``torch.compiler.config``,
+# ``torch._dynamo.mark_dynamic``, ``torch._dynamo.maybe_mark_dynamic``, custom backends.

@@ -61,20 +61,9 @@ print(sidebyside.wrap(" ".join(map(str, lengths))))
 # ``h = tanh(x W_ih + b_ih + h W_hh + b_hh)``, and the output is ``h W_out + b_out``.
 hidden = 32
 bound = 1 / np.sqrt(hidden)  # PyTorch's default range for RNN and Linear weights
-
-
-def uniform(*shape):
-    return rng.uniform(-bound, bound, size=shape).astype(np.float32)
-
-
-init = {
-    "W_ih": uniform(1, hidden),
-    "W_hh": uniform(hidden, hidden),
-    "b_ih": uniform(hidden),
-    "b_hh": uniform(hidden),
-    "W_out": uniform(hidden, 1),
-    "b_out": uniform(1),
-}
+shapes = {"W_ih": (1, hidden), "W_hh": (hidden, hidden), "b_ih": (hidden,), "b_hh": (hidden,),
+          "W_out": (hidden, 1), "b_out": (1,)}
+init = {name: rng.uniform(-bound, bound, shape).astype(np.float32) for name, shape in shapes.items()}
 lr = 0.05  # plain gradient descent: the same update rule in both frameworks
 
 # %%
@@ -192,17 +181,14 @@ fig, (ax_fit, ax_loss) = plt.subplots(1, 2, figsize=(8, 4))
 t_last = windows[-1][0]
 ax_fit.plot(t_last, np.cos(t_last), "k-", lw=5, alpha=0.25, label="target: cos(t)")
 ax_fit.plot(t_last, np.sin(t_last), "k:", label="input: sin(t)")
-ax_fit.plot(t_last, tf_prediction, "-", lw=2.5, color=TF_COLOR, label="TensorFlow")
-ax_fit.plot(t_last, torch_prediction, "--", lw=2, color=TORCH_COLOR, label="PyTorch")
-ax_fit.set_title(f"last window ({len(t_last)} time steps)")
-ax_fit.set_xlabel("t")
-ax_fit.set_ylim(-1.8, 1.3)
+runs = [("TensorFlow (graph)", tf_prediction, tf_losses, TF_COLOR, "-", 3),
+        ("PyTorch (eager)", torch_prediction, torch_losses, TORCH_COLOR, "--", 2)]
+for label, predicted, run_losses, color, style, width in runs:
+    ax_fit.plot(t_last, predicted, style, lw=width, color=color, label=label)
+    ax_loss.plot(run_losses, style, lw=width, color=color, label=label)
+ax_fit.set(title=f"last window ({len(t_last)} time steps)", xlabel="t", ylim=(-1.8, 1.3))
+ax_loss.set(title="training loss per step", xlabel="training step", yscale="log")
 ax_fit.legend(loc="lower center", ncol=2, fontsize=8)
-ax_loss.plot(tf_losses, "-", lw=3, color=TF_COLOR, label="TensorFlow (graph)")
-ax_loss.plot(torch_losses, "--", lw=2, color=TORCH_COLOR, label="PyTorch (eager)")
-ax_loss.set_yscale("log")
-ax_loss.set_title("training loss per step")
-ax_loss.set_xlabel("training step")
 ax_loss.legend()
 fig.tight_layout()
 plt.show()
@@ -233,27 +219,21 @@ with tf.Graph().as_default():
 # leaves the time dimension as ``None`` gives one graph for every length, like the placeholder
 # above. Compare the two counts with the number of different lengths fed.
 variables = {name: tf.Variable(value) for name, value in init.items()}
+h_zero = tf.zeros((1, hidden))
 traces = {"no signature": 0, "time = None": 0}
 
 
-def loss_and_gradients(x, y, h0, counter):
+def predict(x, counter):
     traces[counter] += 1  # Python: runs while tracing only
-    with tf.GradientTape() as tape:
-        prediction, _ = rnn_forward(x, h0, variables)  # the function used for the graph above
-        loss = tf.reduce_mean(tf.square(prediction - y))
-    return loss, tape.gradient(loss, list(variables.values()))
+    return rnn_forward(x, h_zero, variables)[0]  # the function of the graph above
 
 
-step_per_shape = tf.function(lambda x, y, h0: loss_and_gradients(x, y, h0, "no signature"))
+per_shape = tf.function(lambda x: predict(x, "no signature"))
 sequence = tf.TensorSpec(shape=(1, None, 1), dtype=tf.float32)
-step_any_length = tf.function(
-    lambda x, y, h0: loss_and_gradients(x, y, h0, "time = None"),
-    input_signature=[sequence, sequence, tf.TensorSpec(shape=(1, hidden), dtype=tf.float32)],
-)
-h_zero = tf.zeros((1, hidden))
-for _, x_np, y_np in windows[:12]:
-    step_per_shape(x_np, y_np, h_zero)
-    step_any_length(x_np, y_np, h_zero)
+any_length = tf.function(lambda x: predict(x, "time = None"), input_signature=[sequence])
+for _, x_np, _ in windows[:12]:
+    per_shape(x_np)
+    any_length(x_np)
 print("lengths fed:", *lengths[:12])
 print("different lengths:", len(set(lengths[:12])))
 print("traces:", traces)
@@ -297,6 +277,9 @@ with torch.no_grad(), OperatorCalls() as stepwise:
     for t in range(x_window.shape[1]):  # the Python loop
         h = cell(x_window[:, t], h)
 print("an nn.RNNCell loop, rnn_tanh_cell calls:", stepwise.names.count("rnn_tanh_cell"))
+assert whole.names.count("rnn_tanh") == 1 and "rnn_tanh_cell" not in whole.names
+assert stepwise.names.count("rnn_tanh_cell") == x_window.shape[1]
+sidebyside.assert_close(rnn_states[:, -1], h, what="nn.RNN vs an nn.RNNCell loop", device=torch_device)
 
 # %%
 # Going deeper: batch and time both open, and ``dynamic_rnn``
@@ -320,6 +303,7 @@ print(sidebyside.wrap(dynamic_rnn_doc))
 print("tf.compat.v1.nn.rnn_cell.BasicRNNCell:")
 cells = tf.compat.v1.nn.rnn_cell
 show_error(AttributeError, getattr, cells, "BasicRNNCell", indent="  ")
+assert "(deprecated)" in dynamic_rnn_doc
 
 # %%
 # **TensorFlow (graph)**: one ``(None, None, 1)`` placeholder, any batch.
@@ -371,6 +355,14 @@ with torch.no_grad():
         print(tuple(x_any.shape), "->", tuple(states_any.shape))
 
 # %%
+# The same states from both, for both batches (checked):
+for shape in batches:
+    sidebyside.assert_close(
+        tf_states[shape], torch_states[shape], what=f"states, {shape}", device=torch_device
+    )
+assert [s.shape for s in tf_states.values()] == [(2, 10, hidden), (3, 20, hidden)]
+
+# %%
 # Going deeper: why plain gradient descent
 # ----------------------------------------
 # Its update is the same line in both frameworks. Adam's is not: even its default ``epsilon``
@@ -378,28 +370,19 @@ with torch.no_grad():
 keras_eps = tf.keras.optimizers.Adam().epsilon
 torch_eps = torch.optim.Adam(parameters).defaults["eps"]
 print(f"Adam's default epsilon: Keras {keras_eps}, PyTorch {torch_eps}")
+assert keras_eps != torch_eps
 
 # %%
 # They agree
 # ----------
 # Same weights, same windows, same update rule: the 60 losses match, within float32 rounding
-# carried through 60 steps, and so do the states of the batches with both dimensions open.
+# carried through 60 steps.
 sidebyside.assert_close(tf_losses, torch_losses, what="training losses", device=torch_device)
 sidebyside.assert_close(tf_prediction, torch_prediction, what="last prediction", device=torch_device)
 assert torch_losses[-10:].mean() < 0.1 * torch_losses[:10].mean()  # and it did learn
 assert set(lengths) == {10, 20, 30}
 assert traces == {"no signature": len(set(lengths[:12])), "time = None": 1}
-assert step_per_shape.experimental_get_tracing_count() == len(set(lengths[:12]))
-for shape in batches:
-    sidebyside.assert_close(
-        tf_states[shape], torch_states[shape], what=f"states, {shape}", device=torch_device
-    )
-assert [s.shape for s in tf_states.values()] == [(2, 10, hidden), (3, 20, hidden)]
-# going deeper: nn.RNN's loop runs inside one operator; an RNNCell loop is Python's
-assert whole.names.count("rnn_tanh") == 1 and "rnn_tanh_cell" not in whole.names
-assert stepwise.names.count("rnn_tanh_cell") == x_window.shape[1]
-sidebyside.assert_close(rnn_states[:, -1], h, what="nn.RNN vs an nn.RNNCell loop", device=torch_device)
-assert "(deprecated)" in dynamic_rnn_doc and keras_eps != torch_eps
+assert per_shape.experimental_get_tracing_count() == len(set(lengths[:12]))
 sidebyside.parity_report()
 
 # %%

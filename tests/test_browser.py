@@ -366,3 +366,117 @@ def test_make_serve_rebuilds_on_save_and_the_page_reloads_itself(browser, tmp_pa
         os.killpg(serve.pid, signal.SIGTERM)
         serve.wait(timeout=30)
     assert runs.read_text().split() == ["plot_alpha.py", "plot_beta.py", "plot_beta.py"]
+
+
+# --- The course as a learner meets it (issue: a path from the first screen) ----------------------
+
+CORE_LESSON_SCREENS = 12  # at 1280×800, "Going deeper" parts folded: none longer (the aim is 8)
+
+
+def test_the_first_screen_says_where_to_start(server, browser):
+    """At 1280×800 and on a phone the landing page's first screen links lesson 1, and the course
+    map below lists every lesson with a visible summary and a reading time (no hover needed)."""
+    for width, height in ((1280, 800), (390, 844)):
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.goto(f"{server}/index.html", wait_until="load")
+        start = page.locator("a.sbs-start").first
+        box = start.bounding_box()
+        assert box and box["y"] + box["height"] <= height, f"{width} px: start link below the fold"
+        assert start.get_attribute("href").endswith("10_graphs/plot_10_define_and_run.html")
+        cards = page.locator("li.sbs-card")
+        assert cards.count() >= 20
+        for card in cards.all():
+            assert card.locator(".sbs-card-summary").inner_text().strip()
+            assert card.locator(".sbs-card-summary").is_visible()
+            assert "min" in card.locator(".sbs-card-time").inner_text()
+        page.close()
+
+
+def test_every_card_shows_a_thumbnail_of_its_own(site, server, browser):
+    """Every lesson's card image loads, and no two lessons share one (sphinx-gallery's
+    placeholder would be the same picture on every card that has no figure)."""
+    page = Watched(browser, 1280).goto(f"{server}/index.html")
+    load_every_image(page)
+    images = page.locator("li.sbs-card img").evaluate_all(
+        "imgs => imgs.map(i => [i.getAttribute('src'), i.naturalWidth])"
+    )
+    assert images and all(width > 0 for _, width in images), images
+    pictures = [(site / src).read_bytes() for src, _ in images]
+    assert len(set(pictures)) == len(pictures), "two lessons show the same thumbnail"
+    page.close()
+
+
+def test_next_leads_from_the_landing_page_into_lesson_one_and_on(server, browser):
+    page = Watched(browser, 1280).goto(f"{server}/index.html")
+    page.locator("a.right-next").first.click()
+    assert page.url.endswith("10_graphs/plot_10_define_and_run.html"), page.url
+    page.locator(".sbs-lesson-next").first.click()  # the Next link at the top of a lesson
+    assert page.url.endswith("10_graphs/plot_20_autograd.html"), page.url
+    page.close()
+
+
+def test_a_lesson_says_where_it_is_and_lists_its_section(server, browser):
+    page = Watched(browser, 1280).goto(f"{server}/auto_examples/10_graphs/plot_20_autograd.html")
+    where = page.locator(".sbs-lesson-where").first.inner_text()
+    assert where.startswith("Lesson 2 of "), where
+    current = page.locator(".sbs-lessons [aria-current=page]")
+    assert current.count() == 1 and current.is_visible()
+    assert page.locator(".sbs-lessons li").count() >= 5
+    assert not page.locator("details.sbs-provenance").first.evaluate("d => d.open")
+    assert page.locator(".sphx-glr-download-link-note").count() == 0  # no "Go to the end"
+    page.close()
+
+
+def test_the_language_switch_keeps_the_section(server, browser):
+    page = Watched(browser, 1280).goto(f"{server}/{EXAMPLE}")
+    anchor = page.locator("article section section[id]").nth(1).get_attribute("id")
+    page.goto(f"{server}/{EXAMPLE}#{anchor}")
+    with page.expect_navigation():
+        page.locator("a.sbs-language:visible").click()
+    assert page.url.endswith(f"zh_CN/{EXAMPLE}#{anchor}"), page.url
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.scrollY") > 0
+    page.close()
+
+
+@pytest.mark.parametrize("width", [1280, 1440, 1920])
+def test_the_colour_mode_menu_opens_inside_the_window(server, browser, width):
+    page = Watched(browser, width).goto(f"{server}/index.html")
+    page.locator(".theme-switch-button").first.click()
+    menu = page.locator(".theme-switch-container .dropdown-menu").first
+    menu.wait_for(state="visible")
+    box = menu.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    page.close()
+
+
+def test_a_figure_opens_full_size_on_a_phone(server, browser):
+    """At 390 px a graph's labels are too small to read, so a tap opens the picture itself."""
+    page = Watched(browser, 390).goto(f"{server}/{EXAMPLE}")
+    figure = page.locator("article a.sbs-full-size:visible img").first
+    link = figure.locator("xpath=..").get_attribute("href")
+    assert link.endswith(".png")
+    assert page.request.get(page.url.rsplit("/", 1)[0] + "/" + link).status == 200
+    page.close()
+
+
+def lesson_heights(site, server, browser) -> dict[str, float]:
+    """Each core lesson's height in screens at 1280×800 as first shown (folds closed)."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    heights = {}
+    for path in reader_pages(site):
+        if "/plot_" not in path or "30_reference" in path or "gru_gate_order" in path:
+            continue  # the reference pages and the appendix are not core lessons
+        page.goto(f"{server}/{path}", wait_until="load")
+        load_every_image(page)
+        heights[Path(path).stem] = page.evaluate("document.documentElement.scrollHeight") / 800
+    page.close()
+    return heights
+
+
+def test_a_core_lesson_can_be_finished(site, server, browser):
+    heights = lesson_heights(site, server, browser)
+    print("screens at 1280x800:", {k: round(v, 1) for k, v in sorted(heights.items())})
+    assert len(heights) >= 18
+    too_long = {k: round(v, 1) for k, v in heights.items() if v > CORE_LESSON_SCREENS}
+    assert not too_long, f"longer than {CORE_LESSON_SCREENS} screens: {too_long}"

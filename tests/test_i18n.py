@@ -5,6 +5,7 @@ import re
 import subprocess
 import sys
 
+import pytest
 from babel.messages.pofile import read_po
 from conftest import GALLERY_SCRIPTS, ROOT, make_project
 
@@ -120,3 +121,17 @@ def test_chinese_search_knows_every_glossary_term_as_a_word():
     words = (CATALOGUES.parent / "search_words.txt").read_text(encoding="utf-8").split()
     missing = [term for term in check_translations.TERMS.values() if term not in words]
     assert not missing, f"add to docs/locale/zh_CN/search_words.txt: {missing}"
+
+
+def test_gnu_msgfmt_accepts_every_catalogue():
+    """As every gettext tool reads them (Sphinx's reader is more lenient): no duplicate message,
+    which an obsolete ``#~`` entry repeating a live one would be (make gettext drops those)."""
+    import shutil
+    import subprocess
+
+    msgfmt = shutil.which("msgfmt") or pytest.fail("msgfmt is missing: `make test` installs gettext")
+    for catalogue in sorted((ROOT / "docs/locale/zh_CN/LC_MESSAGES").glob("*.po")):
+        result = subprocess.run([msgfmt, "--check", "-o", "/dev/null", str(catalogue)],
+                                capture_output=True, text=True)
+        assert result.returncode == 0, f"{catalogue.name}: {result.stderr[-2000:]}"
+        assert "\n#~ msgid" not in catalogue.read_text(encoding="utf-8"), catalogue.name

@@ -2,7 +2,9 @@
 
 Usage: ``python tools/check_translations.py [file.po ...]`` (default: every catalogue under
 docs/locale/zh_CN). Prints ``file: problem: message`` lines and exits 1 if there is any.
-``make test`` runs the same checks (tests/test_i18n.py).
+``make test`` runs the same checks (tests/test_i18n.py), and GNU ``msgfmt --check``.
+``--drop-obsolete`` (``make gettext`` runs it) removes the ``#~`` entries of messages the English
+no longer has: msgfmt rejects a catalogue where one repeats a live message.
 """
 
 from __future__ import annotations
@@ -31,7 +33,19 @@ TERMS = {
     "graph break": "图中断",
     "gradient tape": "梯度带",
     "placeholder": "占位符",
+    # one rendering per meaning where the catalogue had two (the Chinese review's list)
+    "eager(?! execution)": "即时模式",
+    "cold compile": "冷编译",
+    "pack hook": "打包钩子",
+    "unpack hook": "解包钩子",
+    "temporary folder": "临时文件夹",
+    "oneDNN ops": "oneDNN 算子",
+    "saved tensor": "保存的张量",
 }
+# A "Going deeper" section is folded by its title's start (sphinx_extensions/lesson_layout.py).
+GOING_DEEPER = ("Going deeper", "深入")
+# A pane's label must start with the framework's name (sphinx_extensions/panes.py).
+PANE_LABEL = re.compile(r"^\*\*(TensorFlow|PyTorch)\b")
 # What stays exactly as in the English: inline code (``x`` in reST, `x` in Markdown), the target
 # of a cross-reference or link (its <label>; the text before it is translated), and numbers.
 ROLE = re.compile(r"(?:\{[\w:+-]+\}|:[\w:+-]+:)`([^`]*)`|`([^`]*<[^<>`]+>)`__?")
@@ -95,12 +109,32 @@ def problems_in(path: Path) -> list[str]:
             found.append(f"{name}: inline markup lost (a space missing next to it?): {short!r}")
         english = prose.lower()
         for term, chinese in TERMS.items():
-            if re.search(rf"\b{term}s?\b", english) and chinese not in translation:
-                found.append(f"{name}: '{term}' is not translated as {chinese}: {short!r}")
+            if re.search(rf"\b{term.lower()}s?\b", english) and chinese not in translation:
+                shown = term.split("(")[0]
+                found.append(f"{name}: '{shown}' is not translated as {chinese}: {short!r}")
+        if source.startswith(GOING_DEEPER[0]) and not translation.startswith(GOING_DEEPER[1]):
+            found.append(f"{name}: a Going-deeper title must start with {GOING_DEEPER[1]}: {short!r}")
+        pane = PANE_LABEL.match(source)
+        if pane and not translation.startswith(f"**{pane[1]}"):
+            found.append(f"{name}: a pane's label must start with **{pane[1]}: {short!r}")
     return found
 
 
+def drop_obsolete(path: Path) -> None:
+    from babel.messages.pofile import write_po
+
+    with path.open("rb") as handle:
+        catalogue = read_po(handle)
+    catalogue.obsolete.clear()
+    with path.open("wb") as handle:
+        write_po(handle, catalogue, width=0, omit_header=False)
+
+
 def main(paths: list[str]) -> int:
+    if "--drop-obsolete" in paths:
+        for path in sorted(CATALOGUES.rglob("*.po")):
+            drop_obsolete(path)
+        return 0
     files = [Path(p).resolve() for p in paths] or sorted(CATALOGUES.rglob("*.po"))
     found = [line for path in files for line in problems_in(path)]
     print("\n".join(found) or f"{len(files)} catalogues: complete and consistent")

@@ -4,8 +4,8 @@ Tensors, storage and views
 
 A PyTorch tensor is a window onto a block of memory, its *storage*: a shape, a stride
 per dimension and an offset say where each element lives, and many tensors can look at
-the same storage. Transposing, slicing and most reshaping make such *views* without
-copying, and writing through a view changes every tensor that shares the storage. A
+the same storage. Transposing, slicing and most reshaping make such :term:`views <view>`
+without copying, and writing through a view changes every tensor that shares the storage. A
 TensorFlow tensor is a value: it never changes, the only thing that does is a
 ``tf.Variable``, and how TensorFlow stores it is its own business. We look at strides
 and views, at ``view`` against ``reshape``, at channels-last layouts, at in-place writes
@@ -16,31 +16,33 @@ Every claim about sharing is shown by writing to one side and printing the other
 # %%
 # Setup
 # -----
-# Both frameworks, the helpers of this site, and one seed for everything. The last two
-# sections run on the CPU even where there is a GPU: NumPy can only share CPU memory,
-# and the last section looks at TensorFlow's buffers through NumPy.
+# Both frameworks, the helpers of this site, and one seed for everything. The sections
+# on NumPy and on TensorFlow's buffers run on the CPU even where there is a GPU: NumPy can
+# only share CPU memory.
 import operator
 
 import sidebyside
 from sidebyside import show_error
 from sidebyside.device import tf_onednn_enabled
+from sidebyside.graphs import TORCH_COLOR
 
+import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
 import torch
 import torch.nn.functional as F
+from matplotlib.colors import ListedColormap
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 sidebyside.provenance()
 
 # %%
-# Two small helpers. ``same_storage`` tells whether two PyTorch tensors look at the same
-# block of memory by comparing the addresses of their storages; the addresses themselves
-# change from run to run, so the page never prints them. ``set_item`` writes one element,
-# for ``sidebyside.show_error``, which calls it, checks that it raises, and prints the
-# exception's type and the first line of its message, wrapped to fit a pane.
+# Two small helpers. ``same_storage`` compares the addresses of two PyTorch tensors'
+# storages (the addresses change from run to run, so the page never prints them).
+# ``set_item`` writes one element, as a call that ``sidebyside.show_error`` can make: it
+# checks that the call raises and prints the error's first line.
 
 
 def same_storage(a, b):
@@ -119,6 +121,33 @@ print("after s[0, 0] = -1: x[1, 2] =", x[1, 2].item())  # ... x
 assert same_storage(t, x) and same_storage(s, x)
 assert t.stride() == (1, 4) and not t.is_contiguous()
 assert x[1, 2] == -1.0
+
+# %%
+# One storage, three ways to walk it
+# ----------------------------------
+# ``x = torch.arange(12.0).reshape(3, 4)`` holds each element's own position in the storage, so
+# printing a view shows which storage elements it walks, and in what order. Top: the storage.
+# Below: ``x`` with strides ``(4, 1)`` and ``x.t()`` with strides ``(1, 4)``. Coloured: the
+# elements of the slice ``x[1:, 2:]`` (offset 6), the same four numbers in all three.
+x = torch.arange(12.0).reshape(3, 4)
+window = x[1:, 2:].flatten().tolist()
+colors = ListedColormap(["white", TORCH_COLOR])
+fig = plt.figure(figsize=(8, 4), layout="constrained")
+grid = fig.add_gridspec(2, 2, height_ratios=(1, 4))
+panels = [(grid[0, :], x.reshape(1, 12), "the storage: 12 floats"),
+          (grid[1, 0], x, "x: stride (4, 1)"),
+          (grid[1, 1], x.t(), "x.t(): stride (1, 4)")]
+for where, tensor, title in panels:
+    ax = fig.add_subplot(where, aspect="equal")
+    values = tensor.numpy()
+    ax.pcolormesh(np.isin(values, window), cmap=colors, edgecolors="black")
+    for (i, j), value in np.ndenumerate(values):
+        ax.text(j + 0.5, i + 0.5, int(value), ha="center", va="center", fontsize=13)
+    ax.invert_yaxis()
+    ax.set_axis_off()
+    ax.set_title(title)
+plt.show()
+# sphinx_gallery_thumbnail_number = 1
 
 # %%
 # view, reshape and contiguous
@@ -221,10 +250,7 @@ torch_conv = out.permute(0, 2, 3, 1)  # NHWC, as TensorFlow's
 # -----------------------------
 # In PyTorch, ``x += 1``, ``x[0] = ...`` and the in-place arithmetic methods (``add_``,
 # ``mul_``, ``zero_``) write into ``x``'s storage, so every name and every view that
-# shares it sees the change. Not every method ending in ``_`` writes data: ``t_``,
-# ``squeeze_`` and ``resize_`` change ``x``'s own shape and strides (an earlier view
-# keeps its values; only ``x._version`` counts the change), and ``requires_grad_`` sets a
-# flag. ``x = x + 1`` makes a new tensor and rebinds the name. A
+# shares it sees the change. ``x = x + 1`` makes a new tensor and rebinds the name. A
 # TensorFlow tensor refuses item assignment, and ``x += 1`` on it quietly means
 # ``x = x + 1``. The mutable thing in TensorFlow is a ``tf.Variable``: ``assign``,
 # ``assign_add`` and sliced ``v[0, 0].assign(...)`` change it, and every name for the
@@ -266,12 +292,6 @@ print("flat[:4]:", flat[:4].tolist())
 assert y[0, 0] == 101.0 and row[0] == 101.0
 assert flat[0] == 101.0 and not same_storage(x, y)
 torch_row = y[0]
-version = y._version
-y.t_()  # y's own shape and strides: flat keeps its values
-print("after y.t_():", tuple(y.shape),
-      "flat[:4]:", flat[:4].tolist())
-print("y._version:", version, "->", y._version)
-assert flat[0] == 101.0 and y._version == version + 1
 
 # %%
 # Autograd keeps watch over in-place writes
@@ -284,21 +304,6 @@ assert flat[0] == 101.0 and y._version == version + 1
 a = torch.ones(3, requires_grad=True, device=torch_device)
 b = a.sigmoid()  # saves b for the backward pass
 b.mul_(2)  # ... and overwrites it
-show_error(RuntimeError, b.sum().backward)
-
-# %%
-# The write goes unseen through ``.data``, an old way to reach a tensor without
-# autograd: it shares the storage but not the version counter, so ``backward()`` runs on
-# the zeroed output and returns a gradient of zeros without a word. The same write
-# through ``detach()``, which shares both, is refused. Use ``detach()``.
-a = torch.ones(2, requires_grad=True, device=torch_device)
-b = a.sigmoid()
-b.data.zero_()  # unseen by autograd
-b.sum().backward()
-print("a.grad after b.data.zero_():", a.grad.tolist())
-assert a.grad.tolist() == [0.0, 0.0]  # sigmoid's gradient from a zeroed output
-b = a.sigmoid()
-b.detach().zero_()  # the same write, seen
 show_error(RuntimeError, b.sum().backward, cut=" Hint:")
 
 # %%
@@ -308,7 +313,8 @@ show_error(RuntimeError, b.sum().backward, cut=" Hint:")
 # array both ways, as does ``torch.as_tensor(a)``; ``torch.tensor(a)`` copies.
 # ``torch.as_tensor`` shares only when it needs to change nothing: asked for another dtype
 # (``dtype=torch.float64`` for a float32 array) or another device (``device="cuda"``), it
-# copies. In
+# copies. ``tensor.numpy()`` refuses a tensor that requires a gradient or lives on a GPU;
+# ``numpy(force=True)`` detaches it and copies it to the CPU where needed. In
 # TensorFlow 2.21, ``tf.constant(a)`` and ``tf.convert_to_tensor(a)`` copy the array,
 # and ``tensor.numpy()`` returns a writable copy: NumPy arrays can change and TensorFlow
 # tensors must not, so TensorFlow copies (its documentation of ``numpy()`` says so). A
@@ -367,6 +373,9 @@ print("a after t.add_(10):", a)
 print("copy after all that:", copy.numpy())
 assert a.tolist() == b.tolist() == c.tolist() == [11, 12, 10]
 assert not copy.any() and not d.any()
+w = torch.ones(3, requires_grad=True)
+show_error(RuntimeError, w.numpy)
+print("w.numpy(force=True):", w.numpy(force=True))
 if torch_device == "cuda":  # another device: always a copy
     g = torch.as_tensor(a, device=torch_device)
     g.zero_()
@@ -376,8 +385,8 @@ if torch_device == "cuda":  # another device: always a copy
 torch_copy = copy
 
 # %%
-# Underneath, TensorFlow shares buffers too
-# -----------------------------------------
+# Going deeper: underneath, TensorFlow shares buffers too
+# -------------------------------------------------------
 # Because nobody may write into a TensorFlow tensor, TensorFlow is free to let tensors
 # share memory behind the scenes. ``np.asarray`` shows it: on the CPU, the result of
 # ``tf.reshape`` uses the very buffer of its input, while ``tf.transpose`` has to move
@@ -404,13 +413,50 @@ assert x[0, 0] == reshaped[0] == view[0, 0] == view_too[0, 0] == -100.0
 assert transposed[0, 0] == 0.0
 
 # %%
+# Going deeper: methods ending in ``_`` that change the shape
+# -----------------------------------------------------------
+# Not every PyTorch method ending in ``_`` writes data. ``t_`` and ``squeeze_`` change the
+# tensor's own shape and strides over the same storage: an earlier view keeps its shape and
+# values. ``resize_`` changes the shape too, and when the tensor grows past its storage it
+# allocates a bigger block and copies the old elements over: the tensor's address changes, and
+# views of the old storage follow it to the new block. ``requires_grad_`` only sets a flag.
+x = torch.arange(12.0).reshape(3, 4)
+flat = x.view(12)
+x.t_()  # x's own shape and strides
+print("after x.t_(): x", tuple(x.shape), "stride", x.stride(),
+      " flat[:4]", flat[:4].tolist())
+address = x.data_ptr()
+x.resize_(100_000)  # grows: a new, bigger storage
+moved = x.data_ptr() != address
+print("after x.resize_(100_000): moved to a new block:", moved,
+      " flat still shares it:", same_storage(flat, x))
+print("x[:4] after resize_:", x[:4].tolist())
+assert x.stride() == (1,) and moved and same_storage(flat, x)
+
+# %%
+# Going deeper: ``.data``, the write autograd does not see
+# --------------------------------------------------------
+# ``.data`` is an old way to reach a tensor without autograd: it shares the storage but not
+# the version counter, so a write through it goes unseen. ``backward()`` runs on the zeroed
+# output and returns a gradient of zeros without a word. The same write through ``detach()``,
+# which shares both, is refused. Use ``detach()``.
+a = torch.ones(2, requires_grad=True, device=torch_device)
+b = a.sigmoid()
+b.data.zero_()  # unseen by autograd
+b.sum().backward()
+print("a.grad after b.data.zero_():", a.grad.tolist())
+assert a.grad.tolist() == [0.0, 0.0]  # sigmoid's gradient from a zeroed output
+b = a.sigmoid()
+b.detach().zero_()  # the same write, seen
+show_error(RuntimeError, b.sum().backward, cut=" Hint:")
+
+# %%
 # They agree
 # ----------
 # Where the two frameworks compute the same thing, they give the same numbers: the
 # transpose and the slice, flattening a transposed matrix, the row after the writes (a
 # ``tf.Variable`` on one side, a tensor written in place on the other), and the copies
-# taken of a NumPy array before it changed. The sharing claims above are plain
-# ``assert`` statements in their own cells. All of this runs on every build of the site.
+# taken of a NumPy array before it changed; the sharing claims are asserted in their cells.
 sidebyside.assert_close(tf_t, torch_t, what="transpose")
 sidebyside.assert_close(tf_s, torch_s, what="slice x[1:, 2:]")
 sidebyside.assert_close(tf_flat_t, torch_flat_t, what="transposed, then flattened")
@@ -442,13 +488,12 @@ sidebyside.parity_report()
 # * With NumPy on the CPU, PyTorch shares (``from_numpy``, ``numpy()``, and ``as_tensor``
 #   when dtype and device stay the same) and TensorFlow copies (``tf.constant``,
 #   ``tf.convert_to_tensor``, ``numpy()``, ``tnp.asarray``); ``np.asarray(tf_tensor)`` is a
-#   read-only view without a copy.
+#   read-only view without a copy. ``numpy(force=True)`` takes any PyTorch tensor.
 #
-# References: ``torch.Tensor.stride``, ``torch.Tensor.storage_offset``,
-# ``torch.Tensor.untyped_storage``, ``torch.Tensor.view``, ``torch.Tensor.reshape``,
-# ``torch.Tensor.contiguous``, ``torch.Tensor.is_contiguous``, ``torch.Tensor.t``,
-# ``torch.from_numpy``, ``torch.Tensor.numpy``, ``torch.as_tensor``, ``torch.tensor``,
-# ``torch.from_dlpack``, ``torch.channels_last``, ``torch.nn.functional.conv2d``,
-# ``tf.nn.conv2d``, ``tf.reshape``, ``tf.transpose``, ``tf.Variable.assign``,
-# ``tf.Variable.assign_add``, ``tf.constant``, ``tf.convert_to_tensor``,
-# ``tf.Tensor.numpy``, ``tf.experimental.numpy``.
+# References: ``torch.Tensor.stride``, ``torch.Tensor.storage_offset``, ``torch.Tensor.view``,
+# ``torch.Tensor.untyped_storage``, ``torch.Tensor.reshape``, ``torch.Tensor.contiguous``,
+# ``torch.Tensor.is_contiguous``, ``torch.Tensor.t_``, ``torch.Tensor.resize_``,
+# ``torch.from_numpy``, ``torch.Tensor.numpy`` (``force``), ``torch.as_tensor``, ``torch.tensor``,
+# ``torch.from_dlpack``, ``torch.channels_last``, ``torch.nn.functional.conv2d``, ``tf.nn.conv2d``,
+# ``tf.reshape``, ``tf.transpose``, ``tf.Variable.assign``, ``tf.Variable.assign_add``,
+# ``tf.constant``, ``tf.convert_to_tensor``, ``tf.Tensor.numpy``, ``tf.experimental.numpy``.

@@ -107,11 +107,9 @@ for z_value in z_values:
 # products are in the graph, whatever ``z`` will be. PyTorch's record differs from run to run:
 # each holds only the product that ran.
 #
-# Top, TensorFlow's main graph: the placeholders, the test ``z < 0`` (``Less``) and the
-# ``StatelessIf``. Middle, the two functions it names, drawn from the function library: each
-# receives all of the ``StatelessIf``'s inputs (grey: ``x``, ``w1``, ``w2``) and multiplies the
-# two it needs. Bottom, what PyTorch recorded on each run, under the TensorFlow branch that
-# computes the same thing: a different graph each time, each with one matrix product.
+# Top, TensorFlow's main graph. Middle, the two functions its ``StatelessIf`` names, drawn from
+# the function library; both receive all of its inputs (grey) and multiply the two they need.
+# Bottom, PyTorch's record of each run, under the branch that computes the same thing.
 from sidebyside.graphs import TF_COLOR, TF_NOTE, draw_dag, tf_graph_to_networkx
 
 from tensorflow.python.framework.function_def_to_graph import function_def_to_graph
@@ -121,7 +119,7 @@ library = graph.as_graph_def().library.function  # the graph's function library
 functions = {function.signature.name: function for function in library}
 
 mosaic = [["tf", "tf"], ["else_branch", "then_branch"], [10.0, -10.0]]
-fig, axes = plt.subplot_mosaic(mosaic, figsize=(8, 6.4), height_ratios=(4, 3, 2))
+fig, axes = plt.subplot_mosaic(mosaic, figsize=(8, 5.8), height_ratios=(4, 3, 2))
 drawn = {"main": sidebyside.draw_tf_graph(graph, axes["tf"], title="TensorFlow: the main graph")}
 for attr, when in (("then_branch", "z < 0"), ("else_branch", "z ≥ 0")):
     function = functions[if_op.get_attr(attr).name]  # the function the op names
@@ -145,7 +143,7 @@ plt.show()
 # it, give a graph a second branch that fails whenever it runs: an assertion that is always false.
 # With ``z = -10`` the run succeeds, because that branch is never executed; with ``z = 10`` it is,
 # and the assertion fails.
-with tf.Graph().as_default() as guarded, tf.device(tf_device):
+with tf.Graph().as_default() as guarded:
     pick = tf.compat.v1.placeholder(tf.float32, shape=(), name="pick")
 
     def must_not_run():
@@ -183,40 +181,37 @@ def branch(x, z, w1, w2):
 # %%
 # **TensorFlow (tf.function)**: the ``if`` on a tensor becomes a ``tf.cond``.
 branch_tf = tf.function(branch)
+x = tf.constant(x_np)
+w1, w2 = tf.constant(w1_np), tf.constant(w2_np)
 tf2_results = {}
-with tf.device(tf_device):
-    x = tf.constant(x_np)
-    w1, w2 = tf.constant(w1_np), tf.constant(w2_np)
-    for z_value in z_values:
-        z = tf.constant(z_value)
-        tf2_results[z_value] = branch_tf(x, z, w1, w2)
-for z_value, y in tf2_results.items():
+for z_value in z_values:
+    z = tf.constant(z_value)
+    y = tf2_results[z_value] = branch_tf(x, z, w1, w2)
     print(f"z={z_value:+}: y[0] = {first_row(y.numpy())}")
-# the graph traced for a tensor z, as a concrete function
-traced = branch_tf.get_concrete_function(x, z, w1, w2)
-traced_ops = [op.type for op in traced.graph.get_operations()]
-print("it holds StatelessIf:", "StatelessIf" in traced_ops)
 
 # %%
 # **PyTorch (eager)**: the same function, plain Python.
-torch2_results = {}
 x = torch.from_numpy(x_np).to(torch_device)
 w1 = torch.from_numpy(w1_np).to(torch_device)
 w2 = torch.from_numpy(w2_np).to(torch_device)
+torch2_results = {}
 for z_value in z_values:
     z = torch.tensor(z_value, device=torch_device)
-    torch2_results[z_value] = branch(x, z, w1, w2)
-for z_value, y in torch2_results.items():
-    row = first_row(y.cpu().numpy())
-    print(f"z={z_value:+}: y[0] = {row}")
+    y = torch2_results[z_value] = branch(x, z, w1, w2)
+    print(f"z={z_value:+}: y[0] = {first_row(y.cpu().numpy())}")
 
 # %%
-# ``get_concrete_function`` above returned the graph ``tf.function`` traced for one input
-# signature (a :term:`concrete function`). An ``if`` on a plain Python value is not rewritten: it
-# runs while tracing, so the graph holds only the branch taken, and each new value of ``z`` means
-# a new trace (:term:`retracing`). Watch the trace count grow by one per Python value, while the
-# tensor values shared one graph.
+# Going deeper: what AutoGraph wrote, and an ``if`` on a Python value
+# -------------------------------------------------------------------
+# ``get_concrete_function`` returns the graph ``tf.function`` traced for one input signature (a
+# :term:`concrete function`): for a tensor ``z`` it holds the ``StatelessIf``. An ``if`` on a
+# plain Python value is not rewritten: it runs while tracing, so the graph holds only the branch
+# taken, and each new value of ``z`` means a new trace (:term:`retracing`). Watch the trace count
+# grow by one per Python value, while the tensor values shared one graph.
 x, w1, w2 = tf.constant(x_np), tf.constant(w1_np), tf.constant(w2_np)
+traced = branch_tf.get_concrete_function(x, tf.constant(1.0), w1, w2)
+traced_ops = [op.type for op in traced.graph.get_operations()]
+print("z a tensor, the graph holds StatelessIf:", "StatelessIf" in traced_ops)
 print("traces after two tensor values of z:", branch_tf.experimental_get_tracing_count())
 for z_value in z_values:
     by_value = branch_tf.get_concrete_function(x, z_value, w1, w2)
@@ -224,10 +219,11 @@ print("traces after two Python values too: ", branch_tf.experimental_get_tracing
 python_ops = [op.type for op in by_value.graph.get_operations()]
 print("the graph for z=-10.0 (a Python float):")
 print(sidebyside.wrap(" ".join(python_ops), "  "))
+assert "StatelessIf" in traced_ops and "MatMul" not in traced_ops
+assert "StatelessIf" not in python_ops and python_ops.count("MatMul") == 1
+assert branch_tf.experimental_get_tracing_count() == 3  # 1 for tensors, 1 per Python value
 
 # %%
-# Going deeper: what AutoGraph wrote
-# ----------------------------------
 # ``tf.autograph.to_code`` shows the rewritten function (printed from ``get_state`` to the
 # ``if``). The two branches became the functions ``if_body`` and ``else_body``, each assigning
 # ``y``, and the ``if`` became a call to ``ag__.if_stmt``, which builds a ``tf.cond`` when the
@@ -299,8 +295,8 @@ for z_value in z_values:
 # They agree
 # ----------
 # What the text said, checked: both branches built and both in the graph, one product recorded
-# per run, only the chosen branch run, one trace per Python value; and the same numbers all ways,
-# against NumPy on the very same arrays.
+# per run, only the chosen branch run; and the same numbers all ways, against NumPy on the very
+# same arrays.
 labels = {key: [dag.nodes[node]["label"] for node in dag] for key, dag in drawn.items()}
 kinds = {key: [label.split("\n")[-1] for label in found] for key, found in labels.items()}
 assert called == ["true_fn", "false_fn"]
@@ -311,9 +307,6 @@ for z_value, used, unused in ((10.0, "w2", "w1"), (-10.0, "w1", "w2")):
     assert f"{used}\nAccumulateGrad" in labels[z_value]
     assert f"{unused}\nAccumulateGrad" not in labels[z_value]
 assert failure == "assertion failed: [the other branch ran]"
-assert "StatelessIf" in traced_ops and "MatMul" not in traced_ops
-assert "StatelessIf" not in python_ops and python_ops.count("MatMul") == 1
-assert branch_tf.experimental_get_tracing_count() == 3  # 1 for tensors, 1 per Python value
 for z_value in z_values:
     label = f"y for z={z_value:+}"
     numpy_y = x_np @ (w1_np if z_value < 0 else w2_np)

@@ -5,10 +5,9 @@ What a graph costs in a loop: RNNs and changing lengths
 :ref:`The first lesson <sphx_glr_auto_examples_40_cost_plot_10_benchmark.py>` timed
 graphs with a handful of operations. A recurrent network is a loop: the same few small
 operations once per time step, so the per-operation overhead that a graph saves is paid
-ten, twenty, thirty times per step. This page times one training step of an RNN in six
-ways, with the method of the first lesson, shows what a compiler that keeps optimising
-after its first call costs before it settles, and measures what ``tf.function`` pays
-when the length of the input changes from batch to batch.
+ten, twenty, thirty times per step. This lesson times one training step of an RNN in six
+ways, with the method of the first lesson, and then measures what ``tf.function`` pays
+when the length of the input changes from batch to batch: :term:`retracing`.
 """
 
 # %%
@@ -18,20 +17,20 @@ when the length of the input changes from batch to batch.
 # pinned as in the first lesson, before anything runs TensorFlow.
 import functools
 import statistics
+import types
 import warnings
 
 import sidebyside
 from sidebyside import benchmark
-from sidebyside.benchmark import duration
 from sidebyside.timing import time_each
 
+import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
 import torch
 
 THREADS = 1
-tf_pools, session_config = benchmark.pin_threads(THREADS)  # as in the first lesson
-
+_, session_config = benchmark.pin_threads(THREADS)  # as in the first lesson
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 sidebyside.provenance(math=True)
@@ -101,7 +100,8 @@ def sine(steps):
     return np.sin(t), np.cos(t)
 
 
-workloads = {f"RNN, {n} steps": sine(n) for n in (10, 20, 30)}
+LENGTHS = (10, 20, 30)
+workloads = {f"RNN, {n} steps": sine(n) for n in LENGTHS}
 
 # %%
 # Six ways to run a training step
@@ -188,9 +188,8 @@ def torch_variant(workload, *, compiler=None):
 
 def torchscript(fn):
     with warnings.catch_warnings():
-        # torch.jit.script is deprecated in this PyTorch; the
-        # first lesson prints its warning
-        warnings.simplefilter("ignore", DeprecationWarning)
+        # deprecated: the first lesson shows its warning
+        warnings.simplefilter("ignore")
         return torch.jit.script(fn)
 
 
@@ -208,18 +207,15 @@ torch_sync, tf_sync = benchmark.gpu_syncs(torch_device, tf_device)
 sync_for = {torch_variant: torch_sync, tf2_variant: tf_sync, tf1_variant: tf_sync}
 
 # %%
-# Timing, and checking
-# --------------------
-# As in the first lesson: each variant is built, called once, and warmed up until its
-# time per call has settled (the median of the last five calls no more than 5 % below
-# that of the five before); then the variants take turns, at least 5 rounds of about
-# 30 ms each, and up to 10 until the spread, half the range of the round medians, is at
-# most 3 %. Every variant's loss and gradients must then match PyTorch eager's; the RNN
-# carries the last bits of float32 round-off through its loop, hence a relative
-# tolerance of ``1e-4``.
-TARGET = 0.03
+# Timing them, and they agree
+# ---------------------------
+# As in the first lesson: each variant is built, called once, and called until its time
+# per call has settled; then the variants take turns, round after round, and each gets
+# a median and a spread. Every variant's loss and gradients must then match PyTorch
+# eager's; the RNN carries the last bits of float32 round-off through its loop, hence a
+# relative tolerance of ``1e-4``.
 results, outputs = benchmark.time_workloads(workloads, variants, sync_for,
-                                            threads=THREADS, target=TARGET)
+                                            threads=THREADS)
 checked = benchmark.check_outputs(outputs, "PyTorch eager", rtol=1e-4)
 print(f"{checked} runs checked against PyTorch eager: the losses and gradients agree")
 
@@ -229,71 +225,64 @@ print(f"{checked} runs checked against PyTorch eager: the losses and gradients a
 # Steady-state time per training step, its spread, and its ratio to PyTorch eager on the
 # same length (below 1 is faster than PyTorch eager).
 hardware = benchmark.hardware(torch_device)
-benchmark.step_table(
-    results,
-    list(variants),
-    reference="PyTorch eager",
-    target=TARGET,
-    caption="Time per training step: median, ±spread · ratio to PyTorch eager "
-    f"({hardware})",
-)
+benchmark.step_table(results, list(variants), reference="PyTorch eager",
+                     caption="Time per training step: median, ±spread · ratio to "
+                     f"PyTorch eager ({hardware})")
 
 # %%
-# Warming up: after the first call, how many calls each variant took until its time per
-# call settled, and how much longer they took than as many settled calls. TorchScript's
-# profiling executor runs the first calls of a function as they are, recording the
-# shapes it sees, and optimises the graph in the calls that follow: its cost lands
-# here, not in the steady state above.
-benchmark.warmup_table(
-    results,
-    list(variants),
-    caption=f"Warm-up until settled: calls, and time beyond the steady state ({hardware})",
-)
-
-# %%
-# Read from the same numbers (a variant is called faster or slower only where the gap
-# exceeds the spreads):
+# The same medians against the length, each framework in its colour, each variant with
+# its own marker and line. Look at the slopes: a variant that pays a price per operation
+# grows steeply with the number of steps.
 timed = {w: benchmark.measured(by) for w, by in results.items()}
+figure, ax = plt.subplots(figsize=(7.5, 4.2))
+benchmark.plot_series(ax, {
+    name: (LENGTHS, [timed[w][name].median * 1e3 for w in workloads])
+    for name in variants if all(name in by for by in timed.values())},
+    xlabel="time steps per sequence", ylabel="ms per training step (log)",
+    title=f"One RNN training step ({THREADS} thread)")
+ax.set_xticks(LENGTHS)
+figure.tight_layout()
+# sphinx_gallery_thumbnail_number = 1
+
+# %%
+# Read from the same numbers, each with its spread (a variant is called faster or slower
+# only where the gap exceeds the spreads):
 
 
 def compare(workload, name, reference="PyTorch eager"):
     return benchmark.compare(results[workload], name, reference)
 
 
-readings = []
-for workload in workloads:
-    names = benchmark.fastest(results[workload])
-    best = (f"the fastest is {names[0]} ({duration(timed[workload][names[0]].median)})"
-            if len(names) == 1
-            else f"{', '.join(names[:-1])} and {names[-1]} tie for fastest")
-    readings.append(
-        f"{workload}: {best}; tf.function is {compare(workload, 'tf.function')}, "
-        f"TF2 eager {compare(workload, 'TF2 eager')}, "
-        f"TorchScript {compare(workload, 'TorchScript')}."
-    )
-if script := timed["RNN, 10 steps"].get("TorchScript"):
-    readings.append(
-        f"TorchScript on the RNN, 10 steps: {len(script.warmup)} calls to settle, "
-        f"{duration(script.warmup_extra)} more than as many settled calls: what its "
-        "optimisation cost."
-    )
-benchmark.bullets(readings)
+benchmark.say([
+    f"{w}: {benchmark.fastest_text(results[w])}; tf.function is "
+    f"{compare(w, 'tf.function')}, TF2 eager {compare(w, 'TF2 eager')}, TorchScript "
+    f"{compare(w, 'TorchScript')}." for w in workloads])
+
+# %%
+# Warming up: after the first call, how many calls each variant took until its time per
+# call settled, and how much longer they took than as many settled calls. TorchScript's
+# profiling executor runs a function once as it is, recording the shapes it sees, then
+# optimises it; a call with shapes it has not seen makes it profile and optimise again.
+# And ``torch.jit.script`` keeps one compiled function per Python function: the three
+# rows share ``rnn_loss``'s, so the 10-step row pays its first optimisation and the 20-
+# and 30-step rows pay for specialising it to new lengths (*Going deeper* shows both).
+benchmark.warmup_table(results, list(variants), caption="Warm-up until settled: calls, "
+                       f"and time beyond the steady state ({hardware})")
 
 # %%
 # Changing lengths: what retracing costs
 # --------------------------------------
-# A graph is traced for one input shape. The benchmark above ran one ``tf.function`` for
-# the RNN at 10, 20 and 30 steps, so it traced a graph for each length
-# (``traces, no signature: 3``): its first calls in the RNN rows are those traces. An
-# ``input_signature`` that leaves the time dimension as ``None`` gives one graph for
-# every length (``traces, time dimension None: 1``); the loop must then live in the
-# graph, where AutoGraph turns ``for t in tf.range(...)`` into a ``tf.while_loop``. Both
-# now run the 60 batches of the source post, whose lengths are ``10 * randint(1, 4)``,
-# and so does PyTorch eager, which has nothing to trace. Each batch is timed on its own
-# (``sidebyside.timing.time_each``). These traces happen in a process that has already
-# run TensorFlow, as in a training run that meets a new length.
+# A ``tf.function`` graph is traced for one input shape: with the Python loop above, one
+# graph per length, its loop unrolled. An :term:`input signature` that leaves the time
+# dimension as ``None`` gives one graph for every length; the loop must then live in the
+# graph, where :term:`AutoGraph` turns ``for t in tf.range(...)`` into a
+# ``tf.while_loop``. Both, each a new ``tf.function``, now run the 60 batches of the
+# source post, whose lengths are ``10 * randint(1, 4)``, and so does PyTorch eager, which
+# has nothing to trace. Each batch is timed on its own (``sidebyside.timing.time_each``),
+# traces included, in a process that has already run TensorFlow, as in a training run
+# that meets a new length.
 lengths = [10 * int(rng.integers(1, 4)) for _ in range(60)]
-sequences = {n: workloads[f"RNN, {n} steps"] for n in (10, 20, 30)}
+sequences = {n: workloads[f"RNN, {n} steps"] for n in LENGTHS}
 
 
 def rnn_loss_any_length(x, y, p):
@@ -318,11 +307,9 @@ def any_length_step(x, y):
     return loss, tape.gradient(loss, list(variables.values()))
 
 
-per_length_step = tf2_steps[True]  # the benchmark's tf.function: 3 traces
-tensors = {
-    k: torch.tensor(v, device=torch_device, requires_grad=True)
-    for k, v in rnn_params.items()
-}
+per_length_step = tf.function(tf2_steps[False])  # the eager step, traced anew
+tensors = {k: torch.tensor(v, device=torch_device, requires_grad=True)
+           for k, v in rnn_params.items()}
 
 
 def eager_step(x, y):
@@ -341,61 +328,113 @@ def to_torch(array):
 
 
 with benchmark.torch_threads(THREADS):
-    per_length = time_each(batches(per_length_step, tf.constant), sync=tf_sync)
-    any_length = time_each(batches(any_length_step, tf.constant), sync=tf_sync)
-    eager = time_each(batches(eager_step, to_torch), sync=torch_sync)
+    seconds = {
+        "tf.function, no signature": time_each(batches(per_length_step, tf.constant),
+                                               sync=tf_sync),
+        "tf.function, time dimension None": time_each(batches(any_length_step,
+                                                              tf.constant), sync=tf_sync),
+        "PyTorch eager": time_each(batches(eager_step, to_torch), sync=torch_sync)}
 print("traces, no signature:", per_length_step.experimental_get_tracing_count())
 print("traces, time dimension None:", any_length_step.experimental_get_tracing_count())
-assert per_length_step.experimental_get_tracing_count() == len(set(lengths)) == 3
-assert any_length_step.experimental_get_tracing_count() == 1  # its first call
 
-for n, pair in sequences.items():  # the three ways agree on every length
+# %%
+# The three agree on every length, and the counts are the lesson: one trace per length
+# without a signature, one in all with the time dimension left as ``None``.
+for n, pair in sequences.items():
     expected, _ = eager_step(*map(to_torch, pair))
     for step in (per_length_step, any_length_step):
         loss, _ = step(*map(tf.constant, pair))
         sidebyside.assert_close(loss, expected, rtol=1e-4, what=f"{n} steps: loss")
-# traces, time in the calls that traced, median batch after tracing, total with tracing
-traced = sum(results[f"RNN, {n} steps"]["tf.function"].first for n in set(lengths))
-retracing = {
-    "tf.function, no signature": (
-        len(set(lengths)), traced, statistics.median(per_length),
-        traced + sum(per_length),
-    ),
-    "tf.function, time dimension None": (
-        1, any_length[0], statistics.median(any_length[1:]), sum(any_length)
-    ),
-    "PyTorch eager": (0, 0.0, statistics.median(eager), sum(eager)),
-}
-benchmark.table(
-    f"60 RNN batches of {', '.join(map(str, sorted(set(lengths))))} steps ({hardware})",
-    ["variant", "traces", "calls that traced", "median batch after tracing", "total"],
-    [[name, str(count), duration(tracing) if count else "none", duration(median),
-      duration(total)]
-     for name, (count, tracing, median, total) in retracing.items()],
-)
+assert per_length_step.experimental_get_tracing_count() == len(set(lengths)) == 3
+assert any_length_step.experimental_get_tracing_count() == 1
+
+# %%
+# Every batch's time, in order: the calls that traced stand out, once per new length
+# without a signature, once in all with one.
+traced = {"tf.function, no signature": sorted({lengths.index(n) for n in set(lengths)}),
+          "tf.function, time dimension None": [0], "PyTorch eager": []}
+figure, ax = plt.subplots(figsize=(7.5, 4.2))
+benchmark.plot_series(ax, {name: (range(1, 61), [t * 1e3 for t in s])
+                           for name, s in seconds.items()},
+                      xlabel="batch", ylabel="ms per batch (log)",
+                      title="60 RNN batches of changing length", markevery=5)
+figure.tight_layout()
 
 # %%
 # Read from the same numbers:
-no_signature, any_shape, by_torch = retracing.values()
-benchmark.bullets([
-    f"Without a signature, tf.function traced {no_signature[0]} graphs, one per "
-    f"length, in {duration(no_signature[1])}; with the time dimension left as None it "
-    f"traced 1 graph in {duration(any_shape[1])}.",
-    f"After tracing, a batch took {duration(no_signature[2])} in the unrolled graphs "
-    f"and {duration(any_shape[2])} in the graph with the loop inside, against "
-    f"{duration(by_torch[2])} for PyTorch eager.",
-    f"All 60 batches, tracing included: {duration(no_signature[3])} without a "
-    f"signature, {duration(any_shape[3])} with one, {duration(by_torch[3])} for "
-    "PyTorch eager.",
-])
+retracing = []
+for name, s in seconds.items():
+    after = [t for i, t in enumerate(s) if i not in traced[name]]
+    tracing = benchmark.duration(sum(s[i] for i in traced[name]))
+    calls = f"{len(traced[name])} call{'s' * (len(traced[name]) > 1)}"
+    retracing.append(
+        f"{name}: " + (f"{calls} traced, in {tracing}; the median batch after tracing took "
+                       if traced[name] else "nothing to trace; the median batch took ")
+        + f"{benchmark.duration(statistics.median(after))}; all 60 batches "
+        f"{benchmark.duration(sum(s))}.")
+benchmark.say(retracing)
 
 # %%
-# Cleaning up
-# -----------
-# Close the TensorFlow 1 sessions, so that nothing from this page lingers in the next
-# one. (PyTorch's thread count was restored after each timing block.)
-for session, _, _ in tf1_graphs.values():
-    session.close()
+# Can ``tf.function`` relax the shape by itself? With ``reduce_retracing=True`` it
+# traces a new length with the time dimension as ``None``, as Dynamo's automatic dynamic
+# shapes do; but the Python loop above needs a number of steps, and ``range(None)``
+# fails. That is why the loop must move into the graph.
+relaxed = tf.function(tf2_steps[False], reduce_retracing=True)
+relaxed(*map(tf.constant, sequences[10]))  # the first length: traced as it is
+try:
+    relaxed(*map(tf.constant, sequences[20]))  # the second: traced with None
+    raise AssertionError("the relaxed trace ran")
+except TypeError as error:
+    print("TypeError:", str(error).strip().splitlines()[-1].split("TypeError: ")[-1])
+
+# %%
+# Going deeper: what TorchScript compiled
+# ---------------------------------------
+# ``tf.function`` and TensorFlow 1 unroll the Python loop at tracing time: their graphs
+# grow with the length. TorchScript compiles the ``for`` loop into a ``prim::Loop`` node,
+# whose trip count is read at run time, and its optimiser unrolls a few iterations inside
+# that loop; ``graph_for`` shows the graph it runs for given inputs, a differentiated
+# graph for the backward included (on a CPU it fuses no operations by default: what it
+# saves here is interpreter work). Its graph holds as many products for 10 steps as for
+# 30, while ``tf.function``'s count of ``MatMul`` ops grows with the length. And scripting ``rnn_loss`` again returns the
+# function compiled and optimised by the benchmark (no ``prim::profile`` node, the
+# profiling run's), while a copy of the function, with the same code, starts over.
+script = torchscript(torch_rnn_loss)  # the one the benchmark optimised
+copy = torchscript(types.FunctionType(torch_rnn_loss.__code__, globals()))
+torch_inputs = {n: [to_torch(a) for a in sequences[n]] for n in (10, 30)}
+optimised = {n: str(script.graph_for(*torch_inputs[n], tensors)) for n in (10, 30)}
+fresh = str(copy.graph_for(*torch_inputs[10], tensors))
+traced_graph = {n: per_length_step.get_concrete_function(
+    *map(tf.constant, sequences[n])).graph for n in (10, 30)}
+tf_matmuls = {n: sum(op.type == "MatMul" for op in g.get_operations())
+              for n, g in traced_graph.items()}
+print(sidebyside.on_this_version("torch", "tensorflow"))
+for n in (10, 30):
+    print(f"  {n} steps: TorchScript, {optimised[n].count('prim::Loop')} loops holding "
+          f"{optimised[n].count('aten::matmul')} products; tf.function's graph, "
+          f"{tf_matmuls[n]} MatMul ops")
+print(f"  a copy of rnn_loss, first graph: {fresh.count('prim::profile')} profiling nodes")
+assert all("prim::Loop" in g and "prim::profile" not in g for g in optimised.values())
+assert optimised[10].count("aten::matmul") == optimised[30].count("aten::matmul")
+assert tf_matmuls[30] > tf_matmuls[10] and "prim::profile" in fresh
+
+# %%
+# Going deeper: what one eager operation costs
+# --------------------------------------------
+# TensorFlow 2 eager trails PyTorch eager by far on the RNN, and graphs have nothing to
+# do with it: an RNN step runs hundreds of small operations, and each eager operation
+# has a fixed price of its own in each framework. One of the step's products, alone:
+h_row, w_hh = np.ones((1, 32), np.float32), rnn_params["W_hh"]
+tf_h, tf_w = tf.constant(h_row), tf.constant(w_hh)
+torch_h, torch_w = to_torch(h_row), to_torch(w_hh)
+with benchmark.torch_threads(THREADS):
+    one_op, _ = benchmark.time_variants({
+        "PyTorch eager": (lambda: lambda: torch_h @ torch_w, torch_sync),
+        "TF2 eager": (lambda: lambda: tf_h @ tf_w, tf_sync)})
+benchmark.say([f"one 1 × 32 by 32 × 32 product: PyTorch eager "
+               f"{benchmark.per_step(one_op, 'PyTorch eager')}, TF2 eager "
+               f"{benchmark.per_step(one_op, 'TF2 eager')}, which is "
+               f"{benchmark.compare(one_op, 'TF2 eager', 'PyTorch eager')}"])
 
 # %%
 # What to take away
@@ -404,17 +443,20 @@ for session, _, _ in tf1_graphs.values():
 #   is worth depends on how many small operations one call holds, which is why an RNN,
 #   a loop of small operations, is the workload to read.
 # * A compiler may keep optimising after its first call: TorchScript's profiling
-#   executor does. Time it only once its time per call has settled, and count what
+#   executor does, again for each new shape, and it keeps one compiled function per
+#   Python function. Time it only once its time per call has settled, and count what
 #   settling cost, as the warm-up table does.
 # * Building is paid on the first call, and again for every new input shape unless the
 #   graph is built for any shape: an ``input_signature`` with ``None`` in it, and the
-#   loop inside the graph.
+#   loop inside the graph (``reduce_retracing`` cannot move a Python loop there).
 #
 # What a compiler adds on top of a graph, XLA against Inductor, is timed on :ref:`what
 # compiling buys <sphx_glr_auto_examples_35_payoffs_plot_30_compile.py>`.
 #
-# References: ``torch.jit.script``, ``torch.set_num_threads``,
-# ``torch.autograd.grad``, ``tf.function``, ``tf.TensorSpec``, ``tf.GradientTape``,
-# ``tf.compat.v1.Session.make_callable``, ``tf.compat.v1.ConfigProto``,
-# ``tf.test.experimental.sync_devices``, ``time.perf_counter``.
+# References: ``torch.jit.script``, ``torch.autograd.grad``, ``tf.function``,
+# ``tf.TensorSpec``, ``tf.GradientTape``, ``tf.compat.v1.Session.make_callable``.
+# sphinx_gallery_start_ignore
+for session, _, _ in tf1_graphs.values():  # nothing lingers in the next page
+    session.close()
+# sphinx_gallery_end_ignore
 sidebyside.parity_report()

@@ -682,16 +682,17 @@ def _log_ticks(axis) -> None:
 
 def plot_series(
     ax, series: Mapping[str, tuple[Sequence[float], Sequence[float]]], *, xlabel: str,
-    ylabel: str, title: str, log: bool = True,
+    ylabel: str, title: str, log: bool = True, **keywords,
 ):
     """Lines on ``ax``, one per ``{name: (xs, ys)}``, in each variant's framework colour, marker
-    and line style (:func:`styles`), with a legend."""
+    and line style (:func:`styles`), with a legend on the right; ``keywords`` go to every
+    ``ax.plot``."""
     style = styles(list(series))
     for name, (xs, ys) in series.items():
-        ax.plot(xs, ys, label=name, markersize=6, **style[name])
+        ax.plot(xs, ys, label=name, **{"markersize": 6, **style[name], **keywords})
     if log:
         ax.set_yscale("log")
         _log_ticks(ax.yaxis)
     ax.set(xlabel=xlabel, ylabel=ylabel, title=title)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))

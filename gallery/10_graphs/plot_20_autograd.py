@@ -29,15 +29,24 @@ torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 sidebyside.provenance()
 
 # %%
-# Forward and backward
-# --------------------
+# Forward, backward, and where each tensor came from
+# --------------------------------------------------
 # In both pictures of a computation graph the *nodes are operations* (add, multiply) and the
 # *edges carry tensors* from one operation to the next. Here ``a = w + x`` and ``b = w + 1`` are
 # intermediate results and ``y = a * b``. By the chain rule ``dy/dw = b + a = 5`` and
 # ``dy/dx = b = 2``.
+#
+# Every tensor remembers the operation that produced it. In a TensorFlow graph that is
+# ``tensor.op``: placeholders have no inputs, they are where the graph starts. In PyTorch, a
+# tensor computed (with recording on) from something that requires a gradient points, through
+# ``grad_fn``, to the backward function of the operation that made it. Every other tensor is a
+# *leaf* (``is_leaf``, a :term:`leaf tensor`) and has no ``grad_fn``: the tensors you created
+# with ``requires_grad=True``, like ``w`` and ``x``, and every tensor that does not require a
+# gradient at all.
 
 # %%
-# **TensorFlow (graph)**: build the graph, add the gradient operations, then run.
+# **TensorFlow (graph)**: build the graph, add the gradient operations, run; then each
+# tensor's ``op.type`` and the operation's inputs.
 graph = tf.Graph()
 with graph.as_default(), tf.device(tf_device):
     w = tf.compat.v1.placeholder(tf.float32, shape=(), name="w")
@@ -51,9 +60,16 @@ with tf.compat.v1.Session(graph=graph) as session:
     tf_y, tf_dw, tf_dx = session.run([y, dy_dw, dy_dx], feed)
 print(f"y = {tf_y}, dy/dw = {tf_dw},",
       f"dy/dx = {tf_dx}")
+tf_tensors = {"w": w, "x": x, "a": a, "b": b, "y": y}
+tf_ops = {}
+for name, tensor in tf_tensors.items():
+    op = tf_ops[name] = tensor.op
+    inputs = [t.op.name for t in op.inputs]
+    print(f"{name}: op.type={op.type:<12} inputs={inputs}")
 
 # %%
-# **PyTorch (eager)**: compute, then ``backward()`` fills ``.grad`` of the leaves.
+# **PyTorch (eager)**: compute, ``backward()`` fills ``.grad`` of the leaves; then each
+# tensor's ``is_leaf`` and ``grad_fn``.
 w = torch.tensor(1.0, requires_grad=True, device=torch_device)
 x = torch.tensor(2.0, requires_grad=True, device=torch_device)
 a = w + x
@@ -63,30 +79,6 @@ y.backward()
 torch_y, torch_dw, torch_dx = y.detach(), w.grad, x.grad
 print(f"y = {torch_y.item()}, dy/dw = {torch_dw.item()},",
       f"dy/dx = {torch_dx.item()}")
-
-# %%
-# Where each tensor came from
-# ---------------------------
-# Every tensor remembers the operation that produced it. In a TensorFlow graph that is
-# ``tensor.op``: placeholders have no inputs, they are where the graph starts. In PyTorch, a
-# tensor computed (with recording on) from something that requires a gradient points, through
-# ``grad_fn``, to the backward function of the operation that made it. Every other tensor is a
-# *leaf* (``is_leaf``, a :term:`leaf tensor`) and has no ``grad_fn``: the tensors you created
-# with ``requires_grad=True``, like ``w`` and ``x``, and every tensor that does not require a
-# gradient at all.
-
-# %%
-# **TensorFlow (graph)**: ``op.type`` and the operation's inputs.
-tf_tensors = {}
-for name in ("w", "x", "a", "b", "y"):
-    tf_tensors[name] = graph.get_tensor_by_name(f"{name}:0")
-for name, tensor in tf_tensors.items():
-    op = tensor.op
-    inputs = [t.op.name for t in op.inputs]
-    print(f"{name}: op.type={op.type:<12} inputs={inputs}")
-
-# %%
-# **PyTorch (eager)**: ``is_leaf`` and ``grad_fn``.
 torch_tensors = {"w": w, "x": x, "a": a, "b": b, "y": y}
 for name, tensor in torch_tensors.items():
     leaf, fn = tensor.is_leaf, tensor.grad_fn
@@ -300,10 +292,9 @@ pairs = {
 for what, (tf_value, torch_value) in pairs.items():
     sidebyside.assert_close(tf_value, torch_value, what=what)
 assert (torch_dw.item(), torch_dx.item(), torch_da.item()) == (5.0, 2.0, 2.0)
-assert [t.op.type for t in tf_tensors.values()] == ["Placeholder"] * 2 + ["AddV2"] * 2 + ["Mul"]
+assert [op.type for op in tf_ops.values()] == ["Placeholder"] * 2 + ["AddV2"] * 2 + ["Mul"]
 assert [t.is_leaf for t in torch_tensors.values()] == [True, True, False, False, False]
-fn_types = [type(t.grad_fn).__name__ for t in torch_tensors.values()]
-assert fn_types == ["NoneType"] * 2 + ["AddBackward0"] * 2 + ["MulBackward0"]
+assert [t.grad_fn is None for t in torch_tensors.values()] == [True, True, False, False, False]
 assert b_grad is None and issubclass(caught[0].category, UserWarning)  # dropped, and it warns
 assert stored is None and len(seen) == 1
 assert type(node).__name__ == "MulBackward0" and first == second == 5.0  # asking twice

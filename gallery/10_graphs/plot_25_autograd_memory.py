@@ -74,12 +74,12 @@ def nbytes(shape):  # of a float32 tensor
 # In PyTorch, ``torch.autograd.graph.saved_tensors_hooks`` calls a *pack* hook every time an
 # operation saves a tensor for backward; whatever the hook returns is what the graph keeps.
 #
-# A ``tf.GradientTape`` holds ordinary Python references to the tensors its gradient functions
-# will need. No public API lists them (the byte counter ``get_memory_info`` is documented for
-# GPUs and TPUs only), but a ``weakref`` tells whether anyone still holds a tensor: we run the
-# network inside the tape, return its results from a function so that no Python name holds
-# them, and ask which are still alive. This sees only tensors we have a handle on: not, for
-# example, the values the tape read from the variables.
+# A :term:`gradient tape` (``tf.GradientTape``) holds ordinary Python references to the tensors
+# its gradient functions will need. No public API lists them (the byte counter
+# ``get_memory_info`` is documented for GPUs and TPUs only), but a ``weakref`` tells whether
+# anyone still holds a tensor: we run the network inside the tape, return its results from a
+# function so that no Python name holds them, and ask which are still alive. This sees only
+# tensors we have a handle on: not, for example, the values the tape read from the variables.
 
 # %%
 # **TensorFlow (tf.GradientTape)**: weak references see what the tape holds.
@@ -134,17 +134,12 @@ with hooks(pack, lambda t: t):
     out = h @ W2 + b2
     loss = torch.square(out).mean()
 
-names = dict(x=x, W1=W1, b1=b1, W2=W2, b2=b2, z1=z1, h=h,
-             out=out)
+ours = dict(x=x, W1=W1, W2=W2, z1=z1, h=h, out=out)
+names = {t.data_ptr(): name for name, t in ours.items()}
 
 
-def name_of(tensor):
-    """Which of our tensors this is: same memory, same shape."""
-    return next(
-        name for name, t in names.items()
-        if t.data_ptr() == tensor.data_ptr()
-        and t.shape == tensor.shape
-    )
+def name_of(tensor):  # which of ours: the same memory
+    return names[tensor.data_ptr()]
 
 
 for t in saved:
@@ -182,28 +177,20 @@ def train_step(x):
 
 
 graph = train_step.get_concrete_function(x).graph
-variables = dict(W1=W1, b1=b1, W2=W2, b2=b2)
-variable_of = {  # the graph's input for a variable -> its name
-    id(inside): name for outside, inside in graph.captures
-    for name, v in variables.items() if outside is v.handle
-}
-
-
-def tensor_name(t):
-    if t.op.type == "ReadVariableOp":
-        return variable_of[id(t.op.inputs[0])]
-    return t.op.name
+variable_of = {id(inside): name for outside, inside in graph.captures  # graph input -> variable
+               for name, v in dict(W1=W1, b1=b1, W2=W2, b2=b2).items() if outside is v.handle}
 
 
 def backward(op):
     return op.name.startswith("gradient_tape/")
 
 
-read = {
-    tensor_name(t): t for op in graph.get_operations()
-    if backward(op) for t in op.inputs
-    if not backward(t.op) and t.op.type != "Const"
-}
+def tensor_name(t):  # a variable's value comes from a ReadVariableOp of its captured handle
+    return variable_of[id(t.op.inputs[0])] if t.op.type == "ReadVariableOp" else t.op.name
+
+
+read = {tensor_name(t): t for op in graph.get_operations() if backward(op)
+        for t in op.inputs if not backward(t.op) and t.op.type != "Const"}
 function_bytes = {n: nbytes(t.shape) for n, t in read.items()}
 for name in sorted(read):
     print(f"read by the gradient: {name:<3}",
@@ -241,14 +228,7 @@ tape_grads = tape.gradient(loss, [W1, b1, W2, b2])
 print("after gradient():", alive(kept))
 tape_released = alive(kept) == []
 
-show_error(RuntimeError, lambda: tape.gradient(loss, W1))
-
-tape, loss, kept = record(x, persistent=True)
-tape.gradient(loss, [W1, b1])
-tape.gradient(loss, [W2, b2])
-print("persistent, after two gradient():", alive(kept))
-del tape  # a persistent tape holds its record until then
-print("after del tape:", alive(kept))
+show_error(RuntimeError, tape.gradient, loss, W1)
 
 # %%
 # **PyTorch (eager)**: a box per saved tensor, freed by ``backward()``.
@@ -274,27 +254,11 @@ print(f"after backward:     {held_after},",
 
 show_error(RuntimeError, loss.backward, cut=" Saved")
 
-loss = forward_boxed(x)
-loss.backward(retain_graph=True)
-print("held after backward(retain_graph=True):", counter.held())
-loss.backward()
-print("held after a plain backward():", counter.held())
-
-counter.clear()
-w = torch.tensor(1.0, requires_grad=True, device=torch_device)
-with boxed:
-    y = w + 1
-y.backward()
-y.backward()  # nothing was saved, so nothing was freed
-print(f"y = w + 1 saved {counter.saved()} tensors; after two"
-      f" backward(): w.grad = {w.grad.item()}")
-
 # %%
-# After the gradient, both have let go of what they saved, while PyTorch's backward nodes are
-# still there (the node count does not change); ``persistent=True`` and ``retain_graph=True``
-# keep the saved tensors for another call. The last PyTorch line shows what the error is about:
-# ``y = w + 1`` saved nothing, so a second ``backward()`` works (``.grad`` adds up). It is the
-# freed *saved tensors* that fail; a non-persistent tape refuses a second call whatever it holds.
+# After the gradient, both have let go of what they saved, and a second request fails, while
+# PyTorch's backward nodes are still there (the node count does not change): it is the freed
+# saved tensors that make the second ``backward()`` fail. ``persistent=True`` and
+# ``retain_graph=True`` keep them, and their memory, for another call ("Going deeper" below).
 
 # %%
 # Changing a saved tensor in place
@@ -398,6 +362,42 @@ print("their types:", sorted({op.type for op in shapes}))
 # and unpack pair that copies each saved tensor to the CPU and back, freeing GPU memory between
 # the passes; :ref:`checkpointing <sphx_glr_auto_examples_35_payoffs_plot_20_checkpoint_and_custom_gradient.py>`
 # keeps fewer activations and computes them again.
+
+# %%
+# Going deeper: keeping them for another call
+# -------------------------------------------
+# A persistent tape keeps its record until it is deleted; ``retain_graph=True`` keeps the saved
+# tensors through one more ``backward()``. And a PyTorch graph that saved nothing, such as the
+# one of ``y = w + 1``, survives ``backward()`` intact: a second call works, and ``.grad`` adds
+# up. A non-persistent tape refuses a second call whatever it holds.
+
+# %%
+# **TensorFlow (tf.GradientTape)**: ``persistent=True``.
+x, W1, b1, W2, b2 = tf_network()
+tape, loss, kept = record(x, persistent=True)
+tape.gradient(loss, [W1, b1])
+tape.gradient(loss, [W2, b2])
+print("persistent, after two gradient():", alive(kept))
+del tape  # a persistent tape holds its record until then
+print("after del tape:", alive(kept))
+
+# %%
+# **PyTorch (eager)**: ``retain_graph=True``, and a graph that saved nothing.
+x, W1, b1, W2, b2 = torch_network()
+loss = forward_boxed(x)
+loss.backward(retain_graph=True)
+print("held after backward(retain_graph=True):", counter.held())
+loss.backward()
+print("held after a plain backward():", counter.held())
+
+counter.clear()
+w = torch.tensor(1.0, requires_grad=True, device=torch_device)
+with boxed:
+    y = w + 1
+y.backward()
+y.backward()  # nothing was saved, so nothing was freed
+print(f"y = w + 1 saved {counter.saved()} tensors; after two"
+      f" backward(): w.grad = {w.grad.item()}")
 
 # %%
 # Going deeper: the same question in a TensorFlow 1 graph

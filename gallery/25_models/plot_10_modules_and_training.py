@@ -3,12 +3,12 @@ Modules, layers and training
 ============================
 
 One small convolutional network, the LeNet shape (two convolutions with pooling, then three
-dense layers), written four ways: Keras layers and a ``tf.Module`` built from ``tf.nn``
-functions in TensorFlow, an ``nn.Module`` and plain ``torch.nn.functional`` calls in PyTorch.
-The two frameworks lay out images and weights differently, so copying PyTorch's starting weights
-into TensorFlow means transposing kernels and matching the order in which a feature map is
-flattened. With the same weights the outputs agree, and five training steps with SGD and
-momentum give the same losses, step by step.
+dense layers), written as Keras layers and as a PyTorch ``nn.Module``. The two frameworks lay
+out images and weights differently, so copying PyTorch's starting weights into TensorFlow means
+transposing kernels and matching the order in which a feature map is flattened. With the same
+weights the outputs agree, and five training steps with SGD and momentum give the same losses,
+step by step. Going deeper, the same network as plain functions of its weights (``tf.nn`` in a
+``tf.Module``, ``torch.nn.functional``), Adam, and a TensorFlow 1 graph.
 """
 
 # %%
@@ -159,69 +159,6 @@ print(f"fc1 only transposed: logits differ by {wrong_error:.0%} of their size")
 print("fc1 columns reordered: logits differ by < 1e-05:", right_error < 1e-5)
 
 # %%
-# Functions that take the weights
-# -------------------------------
-# Below the layers sit plain functions that are handed their weights: ``tf.nn.conv2d`` and
-# ``F.conv2d``, ``tf.nn.max_pool2d`` and ``F.max_pool2d``. Written with them, the network is
-# just arithmetic, and the weights live wherever you keep them. TensorFlow's ``tf.Module`` is a
-# container for them: like an ``nn.Module`` it finds the ``tf.Variable`` objects stored in its
-# attributes (``trainable_variables``), and ``tf.train.Checkpoint`` saves and restores it, keyed
-# by attribute path (``net/w/0``, as a ``state_dict`` is). But that is all it does: no
-# ``forward`` protocol, no ``train()``/``eval()`` mode, no hooks. In PyTorch, a function of
-# ``F`` calls with a dictionary of tensors is the same network again.
-
-# %%
-# **TensorFlow (tf.Module)**: ``tf.nn`` functions, own variables.
-class TFLeNet(tf.Module):
-    def __init__(self, weights):
-        super().__init__(name="lenet")
-        with self.name_scope:  # variable names start "lenet/"
-            self.w = [tf.Variable(array) for array in weights]
-
-    def __call__(self, x):
-        c1, b1, c2, b2, f1, g1, f2, g2, f3, g3 = self.w
-        x = tf.nn.relu(tf.nn.conv2d(x, c1, 1, "VALID") + b1)
-        x = tf.nn.max_pool2d(x, 2, 2, "VALID")
-        x = tf.nn.relu(tf.nn.conv2d(x, c2, 1, "VALID") + b2)
-        x = tf.nn.max_pool2d(x, 2, 2, "VALID")
-        x = tf.reshape(x, (-1, 4 * 4 * 16))  # (H, W, C) order
-        x = tf.nn.relu(x @ f1 + g1)
-        x = tf.nn.relu(x @ f2 + g2)
-        return x @ f3 + g3
-
-
-with tf.device(tf_device):
-    tf_module = TFLeNet(keras_weights(init))
-    checkpoint = tf.train.Checkpoint(net=tf_module)
-    with tempfile.TemporaryDirectory() as folder:
-        path = checkpoint.write(f"{folder}/lenet")
-        keys = [key for key, _ in tf.train.list_variables(path)]
-        tf_module.w[0].assign(tf.zeros_like(tf_module.w[0]))
-        checkpoint.read(path).assert_consumed()  # restored
-    module_logits = tf_module(x_nhwc)  # checked below
-print("variables:", len(tf_module.trainable_variables))
-print("its checkpoint key:", keys[1])
-print("logits of image 0:", module_logits[0].numpy().round(4))
-
-# %%
-# **PyTorch (torch.nn.functional)**: ``F`` functions, weights passed in.
-def lenet_functional(x, p):
-    x = F.conv2d(x, p["conv1.weight"], p["conv1.bias"])
-    x = F.max_pool2d(F.relu(x), 2)
-    x = F.conv2d(x, p["conv2.weight"], p["conv2.bias"])
-    x = F.max_pool2d(F.relu(x), 2)
-    x = torch.flatten(x, 1)  # (C, H, W) order
-    x = F.relu(F.linear(x, p["fc1.weight"], p["fc1.bias"]))
-    x = F.relu(F.linear(x, p["fc2.weight"], p["fc2.bias"]))
-    return F.linear(x, p["fc3.weight"], p["fc3.bias"])
-
-
-functional_logits = lenet_functional(x, init)
-print("parameters:", len(init))
-print("logits of image 0:",
-      functional_logits[0].cpu().numpy().round(4))
-
-# %%
 # Training with SGD and momentum
 # ------------------------------
 # Five steps of full-batch training on the 32 images with the cross-entropy loss, from the same
@@ -331,6 +268,69 @@ lazy = torch.nn.LazyLinear(4)  # no in_features
 print("LazyLinear(4):", type(lazy.weight).__name__, end=" -> ")
 lazy(torch.zeros(2, 3))  # 3 features in
 print(type(lazy).__name__, tuple(lazy.weight.shape))
+
+# %%
+# Going deeper: functions that take the weights
+# ---------------------------------------------
+# Below the layers sit plain functions that are handed their weights: ``tf.nn.conv2d`` and
+# ``F.conv2d``, ``tf.nn.max_pool2d`` and ``F.max_pool2d``. Written with them, the network is
+# just arithmetic, and the weights live wherever you keep them. TensorFlow's ``tf.Module`` is a
+# container for them: like an ``nn.Module`` it finds the ``tf.Variable`` objects stored in its
+# attributes (``trainable_variables``), and ``tf.train.Checkpoint`` saves and restores it, keyed
+# by attribute path (``net/w/0``, as a ``state_dict`` is). But that is all it does: no
+# ``forward`` protocol, no ``train()``/``eval()`` mode, no hooks. In PyTorch, a function of
+# ``F`` calls with a dictionary of tensors is the same network again.
+
+# %%
+# **TensorFlow (tf.Module)**: ``tf.nn`` functions, own variables.
+class TFLeNet(tf.Module):
+    def __init__(self, weights):
+        super().__init__(name="lenet")
+        with self.name_scope:  # variable names start "lenet/"
+            self.w = [tf.Variable(array) for array in weights]
+
+    def __call__(self, x):
+        c1, b1, c2, b2, f1, g1, f2, g2, f3, g3 = self.w
+        x = tf.nn.relu(tf.nn.conv2d(x, c1, 1, "VALID") + b1)
+        x = tf.nn.max_pool2d(x, 2, 2, "VALID")
+        x = tf.nn.relu(tf.nn.conv2d(x, c2, 1, "VALID") + b2)
+        x = tf.nn.max_pool2d(x, 2, 2, "VALID")
+        x = tf.reshape(x, (-1, 4 * 4 * 16))  # (H, W, C) order
+        x = tf.nn.relu(x @ f1 + g1)
+        x = tf.nn.relu(x @ f2 + g2)
+        return x @ f3 + g3
+
+
+with tf.device(tf_device):
+    tf_module = TFLeNet(keras_weights(init))
+    checkpoint = tf.train.Checkpoint(net=tf_module)
+    with tempfile.TemporaryDirectory() as folder:
+        path = checkpoint.write(f"{folder}/lenet")
+        keys = [key for key, _ in tf.train.list_variables(path)]
+        tf_module.w[0].assign(tf.zeros_like(tf_module.w[0]))
+        checkpoint.read(path).assert_consumed()  # restored
+    module_logits = tf_module(x_nhwc)  # checked below
+print("variables:", len(tf_module.trainable_variables))
+print("its checkpoint key:", keys[1])
+print("logits of image 0:", module_logits[0].numpy().round(4))
+
+# %%
+# **PyTorch (torch.nn.functional)**: ``F`` functions, weights passed in.
+def lenet_functional(x, p):
+    x = F.conv2d(x, p["conv1.weight"], p["conv1.bias"])
+    x = F.max_pool2d(F.relu(x), 2)
+    x = F.conv2d(x, p["conv2.weight"], p["conv2.bias"])
+    x = F.max_pool2d(F.relu(x), 2)
+    x = torch.flatten(x, 1)  # (C, H, W) order
+    x = F.relu(F.linear(x, p["fc1.weight"], p["fc1.bias"]))
+    x = F.relu(F.linear(x, p["fc2.weight"], p["fc2.bias"]))
+    return F.linear(x, p["fc3.weight"], p["fc3.bias"])
+
+
+functional_logits = lenet_functional(x, init)
+print("parameters:", len(init))
+print("logits of image 0:",
+      functional_logits[0].cpu().numpy().round(4))
 
 # %%
 # Going deeper: Adam, and what its epsilon means

@@ -27,7 +27,6 @@ import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
 import torch
-from torch.overrides import TorchFunctionMode
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
@@ -211,8 +210,8 @@ with tf.Graph().as_default():
                    {x_fixed: x_by_length[20]}, indent="  ")
 
 # %%
-# ``tf.function``: one trace per length, unless told otherwise
-# ------------------------------------------------------------
+# Going deeper: ``tf.function``, one trace per length unless told otherwise
+# ------------------------------------------------------------------------
 # Modern TensorFlow builds its graphs by :term:`tracing` Python with ``tf.function``. A graph is
 # traced for a particular input shape, so a new length means a new trace (:term:`retracing`). The
 # counter below is ordinary Python, so it only moves while tracing. An ``input_signature`` that
@@ -237,6 +236,8 @@ for _, x_np, _ in windows[:12]:
 print("lengths fed:", *lengths[:12])
 print("different lengths:", len(set(lengths[:12])))
 print("traces:", traces)
+assert traces == {"no signature": len(set(lengths[:12])), "time = None": 1}
+assert per_shape.experimental_get_tracing_count() == len(set(lengths[:12]))
 
 # %%
 # Going deeper: one ``nn.RNN`` call runs the whole sequence
@@ -249,6 +250,9 @@ print("traces:", traces)
 # and the same result, one ``rnn_tanh_cell`` call per step from a Python ``for``. The page
 # :ref:`An RNN step by step <sphx_glr_auto_examples_20_control_flow_plot_40_rnn_step_by_step.py>`
 # goes further into ``nn.RNNCell``.
+
+
+from torch.overrides import TorchFunctionMode
 
 
 class OperatorCalls(TorchFunctionMode):
@@ -381,22 +385,18 @@ sidebyside.assert_close(tf_losses, torch_losses, what="training losses", device=
 sidebyside.assert_close(tf_prediction, torch_prediction, what="last prediction", device=torch_device)
 assert torch_losses[-10:].mean() < 0.1 * torch_losses[:10].mean()  # and it did learn
 assert set(lengths) == {10, 20, 30}
-assert traces == {"no signature": len(set(lengths[:12])), "time = None": 1}
-assert per_shape.experimental_get_tracing_count() == len(set(lengths[:12]))
 sidebyside.parity_report()
 
 # %%
 # What to take away
 # -----------------
-# * In PyTorch a sequence of any length and batch is just a tensor: one ``nn.RNN`` call runs it.
-#   What is define-by-run is the Python around the call: it runs again for every window and
-#   records a new graph.
+# * In PyTorch a sequence of any length and batch is just a tensor: one ``nn.RNN`` call runs it,
+#   and the Python around the call runs again for every window and records a new graph.
 # * A TensorFlow graph is built before the data arrives, so a variable length must be planned:
 #   leave the time dimension as ``None`` (the batch can be ``None`` too) and put the loop into the
-#   graph (``tf.scan``, ``tf.while_loop``, ``dynamic_rnn``, or an RNN layer that does it for you).
-# * A fixed ``(1, 10, 1)`` placeholder refuses 20 points, and ``tf.function`` traces one graph per
-#   new length unless an ``input_signature`` says the length may vary.
-# * With the same weights and the same data, the two give the same losses, step for step.
+#   graph (``tf.scan``, ``tf.while_loop``, or an RNN layer that does it for you). A fixed
+#   ``(1, 10, 1)`` placeholder refuses 20 points; ``tf.function`` needs an ``input_signature``
+#   with ``None`` for the same reason.
 # * Next: :ref:`an RNN step by step <sphx_glr_auto_examples_20_control_flow_plot_40_rnn_step_by_step.py>`
 #   (``nn.RNNCell``, truncated backpropagation through time) and :ref:`batches of different
 #   lengths <sphx_glr_auto_examples_20_control_flow_plot_50_padded_batches.py>` (padding, masks,

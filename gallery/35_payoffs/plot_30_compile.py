@@ -2,32 +2,29 @@
 What compiling buys
 ===================
 
-A graph can be handed to a compiler. TensorFlow hands a ``tf.function`` to XLA with
-``jit_compile=True``; ``torch.compile`` hands the graphs it captures to Inductor. On one small
-block, two matrix products with elementwise work after each, we read what each compiler made of
-it (the operations before, the kernels after), time it eager, as a graph and compiled from batch
-1 to 4096, and weigh the compile time against what each call saves: the number of calls after
-which compiling pays.
+A graph can be handed to a compiler: TensorFlow hands a ``tf.function`` to :term:`XLA` with
+``jit_compile=True``, ``torch.compile`` hands the graphs it captures to :term:`Inductor`. On one
+small block we read what each compiler made of it, time it eager, as a graph and compiled from
+batch 1 to 4096, find the one operation behind TensorFlow's gap at large batches, and count the
+calls after which compiling has paid, against what you would run instead.
 """
 
 # %%
 # Setup
 # -----
-# Both frameworks, the helpers of this site, and one seed for everything. PyTorch runs on one
-# thread while we time it (its old setting comes back afterwards), as on :ref:`the benchmark page
-# <sphx_glr_auto_examples_40_cost_plot_10_benchmark.py>`; TensorFlow's thread pools take their
-# size from ``TF_NUM_INTRAOP_THREADS``, which the site's build sets to 1.
+# Both frameworks and this site's helpers; each framework computes on ``THREADS`` threads, as on
+# :ref:`the benchmark page <sphx_glr_auto_examples_40_cost_plot_10_benchmark.py>`.
+import contextlib
 import functools
+import inspect
 import json
-import os
+import logging
+import math
 import re
-import statistics
-import subprocess
-import sys
-import tempfile
 
 import sidebyside
-from sidebyside.benchmark import torch_threads  # PyTorch on n threads in a block
+from sidebyside import benchmark
+from sidebyside.benchmark import direction, duration, with_spread
 from sidebyside.capture import CountingBackend, call_names
 from sidebyside.timing import Timing
 
@@ -35,35 +32,48 @@ import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
 import torch
+from tensorflow.python.eager import context  # private
 from torch._inductor.utils import run_and_get_code  # private
 
+THREADS = 1
+# sphinx_gallery_start_ignore
+tf_pools, _ = benchmark.pin_threads(THREADS, show=False)  # before TF runs
+torch_threads_before = torch.get_num_threads()  # restored at the end
+torch.set_num_threads(THREADS)
+print(f"On this machine (threads):\n  PyTorch: {THREADS}\n  TensorFlow's pools: {tf_pools}")
+# torch's CUDA build logs "No CUDA runtime is found" on a machine without a GPU when Inductor
+# loads its C++ tools; nothing to do with this lesson. Every other record passes.
+logging.getLogger("torch.utils.cpp_extension").addFilter(
+    lambda record: not record.getMessage().startswith("No CUDA runtime is found"))
+# sphinx_gallery_end_ignore
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 TOLERANCE = sidebyside.parity.TOLERANCES["cuda" if torch_device == "cuda" else "cpu"]
 to_numpy = sidebyside.parity.to_numpy
-print("On this machine (threads): TF_NUM_INTRAOP_THREADS =",
-      os.environ.get("TF_NUM_INTRAOP_THREADS", "not set"))
 sidebyside.provenance()
-
 
 # %%
 # The block
 # ---------
-# An MLP block of a transformer, small: ``h = gelu(x @ W1 + b1)`` widens each row of ``x`` from
-# 128 to 512 numbers, ``y = h @ W2 + b2`` narrows it back, and an elementwise tail ``x +
-# tanh(y) * sigmoid(y)`` adds the result to the input. GELU is the tanh approximation in both
-# frameworks. Eagerly, every operation is a separate kernel that reads its input from memory and
-# writes its output back; a compiler can fuse the elementwise operations into one loop each.
+# A small MLP block of a transformer: ``h = gelu(x @ W1 + b1)`` widens each row of ``x``,
+# ``y = h @ W2 + b2`` narrows it back, and ``x + tanh(y) * sigmoid(y)`` adds it to the input
+# (GELU's tanh approximation in both frameworks). Eagerly, every operation is a kernel that reads
+# its input from memory and writes its output back; a compiler can fuse the elementwise ones.
 D, H = 128, 512
 BATCHES = (64, 1, 16, 256, 4096)  # 64 first: the batch we read closely
-rng = np.random.default_rng(0)
-weights_np = {
-    "W1": (rng.standard_normal((D, H)) / D**0.5).astype(np.float32),
-    "b1": 0.1 * rng.standard_normal(H).astype(np.float32),
-    "W2": (rng.standard_normal((H, D)) / H**0.5).astype(np.float32),
-    "b2": 0.1 * rng.standard_normal(D).astype(np.float32),
-}
-x_np = {b: rng.standard_normal((b, D)).astype(np.float32) for b in BATCHES}
+
+
+def make_inputs(batches=BATCHES, seed=0):
+    """The weights, and an x for each batch size (NumPy)."""
+    normal = np.random.default_rng(seed).standard_normal
+    weights = {"W1": normal((D, H)) / D**0.5, "b1": 0.1 * normal(H),
+               "W2": normal((H, D)) / H**0.5, "b2": 0.1 * normal(D)}
+    xs = {b: normal((b, D)) for b in batches}
+    return ({k: a.astype(np.float32) for k, a in weights.items()},
+            {b: a.astype(np.float32) for b, a in xs.items()})
+
+
+weights_np, x_np = make_inputs()
 
 # %%
 # **TensorFlow**: the block, and one eager call.
@@ -102,35 +112,21 @@ print("batch 64:", torch_eager[64].shape, torch_eager[64].dtype)
 # %%
 # What each compiler made of it
 # -----------------------------
-# *Before*: the operations of the graph each framework captured. A ``tf.function``'s graph holds
-# TensorFlow operations; ``tf.nn.gelu`` is written in Python from several of them. The
-# ``input_signature`` leaves the batch as ``None``, so one trace serves every batch size.
-# ``torch.compile`` hands Dynamo's FX graph to a backend; the ``CountingBackend`` of :ref:`the
-# graphs-in-PyTorch page <sphx_glr_auto_examples_10_graphs_plot_40_graphs_in_pytorch.py>` keeps
-# it, and ``call_names`` lists its calls (``F.gelu`` is one).
-#
-# *After*: ``experimental_get_compiler_ir(*args)(stage="optimized_hlo")`` returns the HLO program
-# that XLA runs for those arguments' shapes. Its ``ENTRY`` computation is what runs, in order;
-# a ``fusion`` instruction runs a fused computation, one kernel. On Inductor's side,
-# ``TORCH_LOGS=output_code`` prints the Python module it generates; ``run_and_get_code`` from
-# ``torch._inductor.utils`` (a private helper, used by PyTorch's own tests) returns its text. Its
-# ``call`` function runs the kernels Inductor wrote (``cpp_fused_...`` on a CPU, ``triton_...``
-# on a GPU) and library calls (``extern_kernels.addmm``: the product and the bias add in one call).
-# A missing C++ compiler stops Inductor on a CPU; this page then says so and goes on without it.
+# *Before*: the operations each framework captured (``input_signature`` leaves the batch
+# ``None``: one trace for all); the ``CountingBackend`` of :ref:`the graphs-in-PyTorch page
+# <sphx_glr_auto_examples_10_graphs_plot_40_graphs_in_pytorch.py>` keeps Dynamo's graph.
+# *After*: ``experimental_get_compiler_ir(*args)(stage="optimized_hlo")`` is the program XLA runs
+# for those shapes (a ``fusion`` is one kernel); ``run_and_get_code`` (private) returns the module
+# Inductor writes (``TORCH_LOGS=output_code`` prints it): its ``call`` runs library calls
+# (``addmm``: a product and its bias) and Inductor's kernels, or the page says why it cannot.
 CONST = {"Placeholder", "Const", "Identity", "NoOp"}  # move no data
-HLO_LINE = re.compile(r"^\s*(?:ROOT )?%(\S+) = .*? ([a-z][\w-]*)\((.*)")
+MOVE = {"parameter", "constant", "broadcast", "bitcast", "tuple", "get-tuple-element"}
+HLO_OP = re.compile(r"= (?:\(.*?\)|\S+) ([a-z][\w-]*)\((?:.*calls=(%[\w.]+))?")  # op, fused
 
 
 def hlo_computations(text):
-    """{computation: [(name, opcode, rest of the line)]}, from HLO text."""
-    computations, current = {}, None
-    for line in text.splitlines():
-        if line.endswith("{") and "->" in line:  # a computation's header
-            current = "ENTRY" if line.startswith("ENTRY") else line.split()[0][1:]
-            computations[current] = []
-        elif current and (match := HLO_LINE.match(line)):
-            computations[current].append(match.groups())
-    return computations
+    """{"ENTRY" or "%name": its instructions}, from HLO text."""
+    return dict(re.findall(r"^(ENTRY|%[\w.]+) .*?\{\n(.*?)\n\}", text, re.M | re.S))
 
 
 # %%
@@ -145,303 +141,318 @@ tf_before = [op.type for op in graph.get_operations()
              if op.type not in CONST]
 print(sidebyside.wrap(f"{len(tf_before)} operations: "
                       + " ".join(tf_before), hang="  "))
-args = (tf_x[64], *tf_w)
-hlo = tf_xla.experimental_get_compiler_ir(*args)(
-    stage="optimized_hlo")
-computations = hlo_computations(hlo)
-tf_after = [(op, rest) for _, op, rest in computations["ENTRY"]
-            if op not in ("parameter", "tuple",
-                          "get-tuple-element", "bitcast")]
-print(len(tf_after), "instructions in ENTRY:")
-MOVE = {"parameter", "constant", "broadcast"}
-for op, rest in tf_after:
-    called = re.search(r"calls=%([\w.]+)", rest)  # a fusion's
-    fused = computations.get(called and called.group(1), [])
-    inside = sorted({o for _, o, _ in fused} - MOVE)
-    print(sidebyside.wrap(f"{op} {' '.join(inside)}",
-                          indent="  ", hang="    "))
+ir = tf_xla.experimental_get_compiler_ir(tf_x[64], *tf_w)
+hlo = hlo_computations(ir(stage="optimized_hlo"))
+tf_after = [(op, sorted({o for o, _ in HLO_OP.findall(
+    hlo.get(fused, ""))} - MOVE))  # what a fusion fuses
+    for op, fused in HLO_OP.findall(hlo["ENTRY"])
+    if op not in MOVE]
+print(f"On this machine ({tf_device}): ENTRY runs", *(
+    " ".join([op, *inside]) for op, inside in tf_after),
+    sep="\n  ")
 tf_fusions = sum(op == "fusion" for op, _ in tf_after)
 assert len(tf_after) < len(tf_before) and tf_fusions >= 1
 
 # %%
 # **PyTorch (Inductor)**: Dynamo's graph, then Inductor's code.
 counting = CountingBackend()
-torch.compile(torch_block, backend=counting)(
-    torch_x[64], *torch_w)
+torch.compile(torch_block, backend=counting,
+              isolate_recompiles=True)(torch_x[64], *torch_w)
 torch_before = call_names(counting.graphs[0])
 print(sidebyside.wrap(f"{len(torch_before)} operations: "
                       + " ".join(torch_before), hang="  "))
 torch_compiled = torch.compile(torch_block,
                                isolate_recompiles=True)
-inductor_error = None  # why torch.compile cannot run here
 try:
-    with torch_threads(1):  # as when timed (Dynamo guards it)
-        _, codes = run_and_get_code(
-            torch_compiled, torch_x[64], *torch_w)
-    code = "\n".join(codes)  # the generated module(s)
-except torch._dynamo.exc.BackendCompilerFailed as error:
-    cause = type(error.inner_exception).__name__
-    if cause not in ("InvalidCxxCompiler", "CppCompileError"):
+    _, codes = run_and_get_code(
+        torch_compiled, torch_x[64], *torch_w)
+    code, inductor_error = "\n".join(codes), None
+except Exception as error:  # no C++ compiler? say so
+    cause = getattr(error, "inner_exception", error)
+    if type(cause).__name__ not in ("InvalidCxxCompiler",
+                                    "CppCompileError"):
         raise  # another failure is a bug, not a missing tool
-    inductor_error = f"{cause}: {error.inner_exception}"
-    print(sidebyside.wrap(inductor_error.splitlines()[0]))
-    print("torch.compile on a CPU needs one: skipped below")
+    inductor_error = f"{type(cause).__name__}: {cause}"
+    print("On this machine (no C++ compiler): skipped below",
+          sidebyside.wrap(inductor_error.splitlines()[0], "  "),
+          sep="\n")
 if inductor_error is None:
     kernels = re.findall(r"^(\w+) = async_compile\.", code,
                          re.MULTILINE)
     pattern = "|".join([r"extern_kernels\.\w+", *kernels])
     torch_after = re.findall(rf"^[ ]+({pattern})\b", code,
                              re.MULTILINE)
-    print(f"{len(torch_after)} calls in call():", *torch_after,
-          sep="\n  ")
+    print(f"On this machine ({torch_device}): call() runs",
+          *torch_after, sep="\n  ")
     assert len(torch_after) < len(torch_before)
     assert len(kernels) >= 1  # at least one fused kernel
 
 # %%
-# On a CPU, the two compilers did the same thing. Each kept the two matrix products apart
-# (XLA's ``dot``; Inductor's ``extern_kernels.addmm``, which adds the bias in the same call) and
-# fused the elementwise operations after each into one loop: one kernel for GELU, one for the
-# tail. The tail's loop reads ``y`` and ``x`` once and writes the result once; eagerly,
-# ``tanh(y)``, ``sigmoid(y)`` and their product are each written to memory and read back. The
-# counts before differ because TensorFlow's GELU is eight operations and PyTorch's one. The
-# lists depend on the device (a GPU gets other kernels); the assertions check only that fewer
-# things run after compiling than before, and that something was fused.
+# On a CPU both kept the matrix products apart and fused the elementwise operations after each
+# into one loop that reads its inputs and writes its result once. A GPU gets other kernels; the
+# assertions check only that fewer things run after compiling, and that something was fused.
 
 # %%
 # Eager, graph, compiled: from batch 1 to 4096
 # --------------------------------------------
-# Three ways to run the block in each framework. TensorFlow: eagerly, as a ``tf.function``
-# graph, and compiled by XLA. PyTorch: eagerly, as Dynamo's graph run operation by operation
-# (the ``CountingBackend`` again: capture without a compiler), and compiled by Inductor. Each
-# ``torch.compile`` call keeps its own compiled graphs (``isolate_recompiles=True``); by default
-# all calls on one function share them, eight at most. Each way is timed with
-# ``sidebyside.time_call``, the ways taking turns round after round; the first call, which traces
-# or compiles, is kept apart. Batch 64 goes first (Inductor compiled it above), then 1, 16, 256
-# and 4096. XLA compiles a new program for each new batch size, from its one trace. Dynamo
-# captures a new graph for batch 1, and for batch 16 one with the batch dimension dynamic
-# (``s…`` below), which serves 256 and 4096 too: Dynamo always specialises a size of 0 or 1
-# (:ref:`the graphs-in-PyTorch page
-# <sphx_glr_auto_examples_10_graphs_plot_40_graphs_in_pytorch.py>` shows automatic dynamic
-# shapes). The times are this machine's, measured while the page was built, and not asserted.
-ROUNDS, REPEAT, SAMPLE = 3, 5, 2e-3  # a sample: about SAMPLE s
-
-
-def time_ways(ways, sync):
-    """({name: Timing}, {name: output}); the ways take turns."""
-    first, number, repeat, samples = {}, {}, {}, {}
-    for name, run in ways.items():  # the first call compiles
-        cold = sidebyside.time_call(run, warmup=1, repeat=1, sync=sync)
-        first[name], seconds = cold.first, cold.samples[0]
-        number[name] = max(1, min(200, round(SAMPLE / seconds)))
-        repeat[name] = max(2, min(REPEAT, round(5 * SAMPLE / seconds)))
-        samples[name] = []
-    for _ in range(ROUNDS):  # a slow moment falls on every way
-        for name, run in ways.items():
-            timing = sidebyside.time_call(
-                run, warmup=0, repeat=repeat[name], number=number[name], sync=sync)
-            samples[name] += timing.samples
-    timings = {n: Timing(first[n], tuple(samples[n])) for n in ways}
-    return timings, {n: to_numpy(run()) for n, run in ways.items()}
-
-
-def seconds(t):
-    return f"{t:.2f} s" if t >= 0.1 else f"{t * 1e3:.1f} ms"
-
-
-def table(results, compiled):
-    """Median µs per call for each batch, then the first calls."""
-    names = list(results[BATCHES[0]])
-    print("On this machine (timed): µs per call, median")
-    print("  batch" + "".join(f"{n:>14}" for n in names))
-    for b in sorted(BATCHES):
-        print(f"  {b:>5}" + "".join(f"{results[b][n].median * 1e6:>14,.1f}" for n in names))
-    for name in compiled:
-        firsts = ", ".join(f"{b}: {seconds(results[b][name].first)}" for b in BATCHES)
-        print(sidebyside.wrap(f"first calls, {name}, batch {firsts}", "  ", "  "))
-
-
-# %%
-# **TensorFlow**: eager, ``tf.function``, ``jit_compile=True``.
-tf_sync = (tf.test.experimental.sync_devices
-           if tf_device.startswith("/GPU") else None)
-tf_ways = {"eager": tf_block, "tf.function": tf_graph,
-           "XLA": tf_xla}
-tf_results, tf_outputs = {}, {}
-for b in BATCHES:
-    tf_results[b], tf_outputs[b] = time_ways(
-        {name: lambda f=f, b=b: f(tf_x[b], *tf_w)
-         for name, f in tf_ways.items()}, tf_sync)
-table(tf_results, ["XLA"])
-print("traces: tf.function",
-      tf_graph.experimental_get_tracing_count(),
-      "XLA", tf_xla.experimental_get_tracing_count())
-
-# %%
-# **PyTorch**: eager, Dynamo's graph, ``torch.compile``.
-torch_sync = (torch.cuda.synchronize
-              if torch_device == "cuda" else None)
+# Three ways in each framework: eager; a graph (``tf.function``; Dynamo's graph run operation by
+# operation); compiled (XLA; Inductor). ``sidebyside.benchmark.time_variants`` times them in
+# turns, round after round, and keeps each first call (a trace or a compile) apart. XLA compiles
+# a program per batch size from its one trace. Dynamo captures a graph for batch 64, one for 1
+# (a size of 1 is always specialised), and at 16 one with a dynamic batch (``s…`` below) for 256
+# and 4096 too (:ref:`automatic dynamic shapes
+# <sphx_glr_auto_examples_10_graphs_plot_40_graphs_in_pytorch.py>`).
+torch_sync, tf_sync = benchmark.gpu_syncs(torch_device, tf_device)
+tf_way, torch_way = (tf_x, tf_w, tf_sync), (torch_x, torch_w, torch_sync)
 capture = CountingBackend()  # runs each graph as it is
-torch_graph = torch.compile(torch_block, backend=capture,
-                            isolate_recompiles=True)
-torch_ways = {"eager": torch_block, "graph": torch_graph}
-if inductor_error is None:
-    torch_ways["compiled"] = torch_compiled
-if torch_device == "cuda" and inductor_error is None:
-    torch_ways["CUDA graphs"] = torch.compile(  # see below
-        torch_block, mode="reduce-overhead",
-        isolate_recompiles=True)
-torch_results, torch_outputs = {}, {}
-with torch_threads(1):
-    for b in BATCHES:
-        torch_results[b], torch_outputs[b] = time_ways(
-            {name: lambda f=f, b=b: f(torch_x[b], *torch_w)
-             for name, f in torch_ways.items()}, torch_sync)
-table(torch_results, [n for n in torch_ways if n != "eager"])
-xs = [next(v for n in g.graph.nodes if isinstance(  # x
-    v := n.meta.get("example_value"), torch.Tensor))
-    for g in capture.graphs]
-print(len(xs), "graphs; x:", *["({}, {})".format(*(
-    d if isinstance(d, int) else "s…" for d in x.shape))
-    for x in xs])
+ways = {
+    "TF eager": (tf_block, *tf_way),
+    "TF tf.function": (tf_graph, *tf_way),
+    "TF XLA": (tf_xla, *tf_way),
+    "PyTorch eager": (torch_block, *torch_way),
+    "PyTorch graph": (torch.compile(torch_block, backend=capture,
+                                    isolate_recompiles=True), *torch_way),
+    "PyTorch compiled": (torch_compiled, *torch_way),
+}
+if torch_device == "cuda" and inductor_error is None:  # Going deeper
+    ways["PyTorch CUDA graphs"] = (
+        torch.compile(torch_block, mode="reduce-overhead", isolate_recompiles=True),
+        torch_x, [torch.nn.Parameter(w, requires_grad=False) for w in torch_w],
+        torch_sync)  # parameters: the weights are not copied
+results, outputs = {}, {}
+for b in BATCHES:
+    results[b], out = benchmark.time_variants({
+        name: f"not run: {inductor_error}" if inductor_error and name.startswith("PyTorch c")
+        else (lambda f=f, x=x[b], w=w: lambda: f(x, *w), sync)
+        for name, (f, x, w, sync) in ways.items()})
+    outputs[b] = {n: to_numpy(o) for n, o in out.items()}  # now: CUDA graphs reuse memory
+
+
+for who in ("TF", "PyTorch"):  # each way's median and spread, a row per batch
+    names = [n for n in ways if n.startswith(who)]
+    print(f"On this machine (timed): {who}, median ±spread")
+    print("  batch" + "".join(f"{n[len(who) + 1:]:>19}" for n in names))
+    for b in sorted(BATCHES):
+        print(f"  {b:>5}" + "".join((with_spread(t) if isinstance(t, Timing) else t.split(":")[0])
+                                    .rjust(19) for t in (results[b][n] for n in names)))
+print("traces: tf.function", tf_graph.experimental_get_tracing_count(),
+      "XLA", tf_xla.experimental_get_tracing_count())
+xs = [next(v for n in g.graph.nodes  # each graph's x
+           if isinstance(v := n.meta.get("example_value"), torch.Tensor)) for g in capture.graphs]
+print(len(xs), "graphs; x:", *["({}, {})".format(*(d if isinstance(d, int) else "s…" for d in x.shape))
+                               for x in xs])
 assert len(xs) == 3  # 64, then 1, then any batch
 
 # %%
-# The same medians as a chart, per row of the batch, with each measurement's range (min to max
-# of its samples) as a bar. Time per row falls as the batch grows while a fixed cost per call
-# (calling into the framework, launching kernels) dominates, and levels off once the arithmetic
-# does.
-fig, ax = plt.subplots(figsize=(9, 4.5))
-styles = {"eager": "o-", "tf.function": "s--", "graph": "s--", "XLA": "^-",
-          "compiled": "^-", "CUDA graphs": "v:"}
-for who, results in [("TF", tf_results), ("PyTorch", torch_results)]:
-    for name in results[BATCHES[0]]:
-        timed = [(b, results[b][name].samples) for b in sorted(BATCHES)]
-        low, mid, high = (np.array([f(t) / b for b, t in timed]) * 1e6
-                          for f in (min, statistics.median, max))
-        ax.errorbar(sorted(BATCHES), mid, yerr=[mid - low, high - mid], fmt=styles[name],
-                    color="#ff8f00" if who == "TF" else "#ee4c2c", label=f"{who} {name}")
-ax.set(xscale="log", yscale="log", xticks=sorted(BATCHES), xticklabels=sorted(BATCHES),
-       xlabel="batch (rows of x)", ylabel="µs per row (median, min to max)")
-ax.set_title("The block, eager, as a graph and compiled (this machine)", fontsize=10)
-ax.legend(ncols=2, fontsize=8)
+# Per row of the batch: where a fixed cost per call dominates, the time per row falls as the
+# batch grows; where the arithmetic does, it stays level, or rises once the data outgrow the
+# caches. Under the chart, each way against what you would otherwise run: faster or slower only
+# beyond the spreads (``sidebyside.benchmark.direction``). A compiled call can be slower than
+# eager: a compiler removes work inside the kernels, of which a small batch has little, and adds
+# work around them: each :term:`guard` checks the arguments, a Python wrapper calls the kernels
+# and allocates the outputs, on a CPU too (Inductor can write that wrapper in C++, for a longer
+# compile: ``torch.compile(..., options={"cpp_wrapper": True})``).
+fig, axes = plt.subplots(1, 2, figsize=(9, 4), sharey=True)
+style = benchmark.styles(list(ways))
+for ax, who in zip(axes, ("TF", "PyTorch"), strict=True):
+    for name in (n for n in ways if n.startswith(who)):
+        timed = [(b, t) for b in sorted(BATCHES) if isinstance(t := results[b][name], Timing)]
+        if timed:
+            rows, mid = np.array([(b, t.median / b * 1e6) for b, t in timed]).T
+            ax.errorbar(rows, mid, yerr=mid * [t.spread for _, t in timed], lw=2, ms=7,
+                        capsize=3, label=name[len(who) + 1:], **style[name])
+    ax.set(xscale="log", yscale="log", xticks=sorted(BATCHES), xticklabels=sorted(BATCHES),
+           xlabel="batch (rows of x)", title="TensorFlow" if who == "TF" else "PyTorch",
+           ylabel="µs per row (median, this machine)" if who == "TF" else "")
+    ax.legend(fontsize=10)
 fig.tight_layout()
 plt.show()
 
+
+def verdicts(name, reference):
+    """At which batches `name` was faster or slower than `reference`."""
+    found = {"faster": [], "slower": [], "no difference": []}
+    for b in sorted(BATCHES):
+        a, r = results[b][name], results[b][reference]
+        if isinstance(a, Timing) and isinstance(r, Timing):
+            found[("no difference", "slower", "faster")[direction(a, r)]].append(str(b))
+    return "; ".join(f"{kind} at {', '.join(bs)}" for kind, bs in found.items() if bs)
+
+
+AGAINST = [("TF tf.function", "TF eager"), ("TF XLA", "TF tf.function"),
+           ("PyTorch graph", "PyTorch eager"), ("PyTorch compiled", "PyTorch eager")]
+print("On this machine (timed): against the alternative, beyond the spreads")
+for name, reference in AGAINST:
+    print(f"  {name} against {reference.split()[-1]}: {verdicts(name, reference) or 'not measured'}")
+
 # %%
-# Read from the same numbers, batch by batch: a way is called faster or slower than another only
-# where the ranges of their samples do not overlap; otherwise the line says ``same``.
+# One operation behind TensorFlow's gap
+# -------------------------------------
+# A ``tf.function`` graph does not run as traced: :term:`Grappler`, TensorFlow's graph optimiser,
+# rewrites it first. Its *arithmetic optimizer* turns the ``Pow(x, 3)`` in ``tf.nn.gelu(...,
+# approximate=True)`` into ``Square`` and ``Mul``, and eager ``Pow`` with a float exponent can be
+# slow on a CPU. We read the graph Grappler leaves (``enable_run_metadata``, private) with that
+# optimizer on and off (``tf.config.optimizer.set_experimental_options``, process-wide: restored
+# after), and time GELU alone on the hidden layer of batch 4096 on the CPU. XLA gets the traced
+# graph, ``power`` and all, and rewrites it itself. On the last line, compare the gaps: where the
+# block's is mostly GELU's, one rewritten operation explains it, not running a graph. (PyTorch's
+# ``F.gelu`` is one kernel, eager or not.)
 
 
-def versus(results, b, name, reference="eager"):
-    """'2.10x faster', '1.30x slower' or 'same', at batch b."""
-    ref, other = results[b][reference], results[b][name]
-    ratio = ref.median / other.median
-    if max(other.samples) < min(ref.samples):
-        return f"{ratio:.2f}x faster"
-    if min(other.samples) > max(ref.samples):
-        return f"{1 / ratio:.2f}x slower"
-    return "same"
+@contextlib.contextmanager
+def arithmetic_optimizer(on):
+    """Grappler's arithmetic optimizer on or off in the block."""
+    key, options = "arithmetic_optimization", tf.config.optimizer
+    before = options.get_experimental_options().get(key, True)
+    options.set_experimental_options({key: on})
+    try:
+        yield
+    finally:  # process-wide: as it was (True: the default)
+        options.set_experimental_options({key: before})
 
 
-print("On this machine (timed): against eager, per batch")
-for who, results in [("TF", tf_results), ("PyTorch", torch_results)]:
-    for name in list(results[BATCHES[0]])[1:]:
-        cells = ", ".join(f"{b}: {versus(results, b, name)}" for b in sorted(BATCHES))
-        print(f"  {who} {name}: {cells}")
+def grappler_ops(fn, *args):
+    """The operations Grappler leaves in a new tf.function of fn."""
+    ctx = context.context()
+    ctx.enable_run_metadata()  # records each new function's graphs
+    tf.function(fn)(*args)
+    graphs = ctx.export_run_metadata().function_graphs
+    ctx.disable_run_metadata()
+    return [n.op for g in graphs for n in g.post_optimization_graph.node
+            if n.op not in CONST | {"_Arg", "_Retval"}]
+
+
+gelu = functools.partial(tf.nn.gelu, approximate=True)
+with tf.device("/CPU:0"):
+    h = tf.constant(x_np[4096] @ weights_np["W1"] + weights_np["b1"])
+    on = grappler_ops(gelu, h)
+    with arithmetic_optimizer(False):
+        off = grappler_ops(gelu, h)
+    print("GELU after Grappler:", *on)
+    print("  arithmetic optimizer off:", *off)
+    assert "Pow" not in on and "Pow" in off
+    print("XLA's power op: in the HLO it gets", "power(" in ir(stage="hlo"),
+          "| after optimising", "power(" in ir(stage="optimized_hlo"))
+    tf_gelu = tf.function(gelu)
+    gelus, _ = benchmark.time_variants({
+        "eager pow(h, 3)": (lambda: lambda: tf.pow(h, 3.0), None),
+        "eager h * h * h": (lambda: lambda: h * h * h, None),
+        "eager gelu": (lambda: lambda: gelu(h), None),
+        "tf.function gelu": (lambda: lambda: tf_gelu(h), None),
+        "arithmetic optimizer off": (lambda: lambda: arithmetic_optimizer(
+            False)(tf_gelu)(h), None)})  # off in each call
+print("On this machine (timed): GELU of the hidden layer, batch 4096, on the CPU")
+for name, t in gelus.items():
+    print(f"  {name}: {with_spread(t)}")
+for name, reference in [("eager pow(h, 3)", "eager h * h * h"), ("tf.function gelu", "eager gelu"),
+                        ("arithmetic optimizer off", "eager gelu")]:
+    print(f"  {name}: {benchmark.compare(gelus, name, reference)}")
+if tf_device == "/CPU:0":  # the table above ran on the CPU too
+    print("  eager minus tf.function, ± the spreads:", *(
+        f"{what} {duration(e.median - g.median)} ±{duration(e.median * e.spread + g.median * g.spread)}"
+        for what, (e, g) in [("the block at 4096", [results[4096]["TF eager"], results[4096][
+            "TF tf.function"]]), ("| its GELU", [gelus["eager gelu"], gelus["tf.function gelu"]])]))
 
 # %%
 # What compiling costs, and when it pays
 # --------------------------------------
-# TensorFlow keeps XLA's programs in memory (its folder for them,
-# ``--tf_xla_persistent_cache_directory`` in ``TF_XLA_FLAGS``, is off by default), so each new
-# process and each new shape compiles again: the first call at each batch above is XLA's compile
-# and one run. Inductor also writes what it compiled to a folder, ``TORCHINDUCTOR_CACHE_DIR``
-# (the site's build keeps it between builds), and a process that compiled before has its
-# compiler loaded: the first calls above depend on what ran before. So we measure a *cold*
-# compile where nothing has run: a fresh Python process, with ``TORCHINDUCTOR_CACHE_DIR`` (and
-# ``TRITON_CACHE_DIR``, which a GPU uses) pointed at a new, empty temporary folder. It compiles
-# the block for batch 64, forgets it (``torch.compiler.reset()``) and compiles it again: a *warm*
-# compile, with Inductor's caches in that folder and in the process filled. Its result must match
-# this page's eager one.
+# XLA keeps its programs in memory (its disk cache, ``--tf_xla_persistent_cache_directory`` in
+# ``TF_XLA_FLAGS``, is off by default): its first call at each batch above compiled and ran.
+# Inductor keeps what it compiled in ``TORCHINDUCTOR_CACHE_DIR``, so we measure it in a fresh
+# Python (``sidebyside.benchmark.fresh_python``) with an empty one, on as many threads as here
+# (Inductor writes the count into its code): what a process's first ``torch.compile`` pays once
+# (Dynamo's start-up and first capture; loading Inductor), the first call at each batch in the
+# order above (*cold*), and after ``torch.compiler.reset()`` the same from full caches (*warm*).
 CHILD = r"""
-import json, sys, time
+import json, os, time
+os.environ["TRITON_CACHE_DIR"] = os.path.abspath("triton")  # empty
 import numpy as np, torch
 F = torch.nn.functional
-
-def torch_block(x, W1, b1, W2, b2):  # the block above
-    h = F.gelu(x @ W1 + b1, approximate="tanh")
-    y = h @ W2 + b2
-    return x + torch.tanh(y) * torch.sigmoid(y)
-
-folder, device = sys.argv[1:]
-arrays = np.load(f"{folder}/inputs.npz")
-args = [torch.tensor(arrays[k], device=device)
-        for k in ("x", "W1", "b1", "W2", "b2")]
-torch_block(*args)  # eager first: device and libraries ready
-seconds = {}
-for compile_ in ("cold", "warm"):
-    torch.compiler.reset()
+D, H, BATCHES, device = json.loads('PARAMETERS')  # threads: OMP_NUM_THREADS
+SOURCES  # make_inputs and torch_block, from above
+weights, xs = make_inputs()
+w = [torch.tensor(a, device=device) for a in weights.values()]
+x = {b: torch.tensor(a, device=device) for b, a in xs.items()}
+sync = torch.cuda.synchronize if device == "cuda" else lambda: None
+def seconds(call):
     start = time.perf_counter()
-    out = torch.compile(torch_block)(*args)  # compiles, runs
-    if device == "cuda":
-        torch.cuda.synchronize()
-    seconds[compile_] = time.perf_counter() - start
-np.save(f"{folder}/output.npy", out.cpu().numpy())
-print(json.dumps(seconds))
+    call(), sync()
+    return time.perf_counter() - start
+torch_block(x[64], *w)  # eager first: device and libraries ready
+out = {"threads": torch.get_num_threads()}
+for step in ("start", "capture"):  # Dynamo alone, twice
+    torch.compiler.reset()
+    f = torch.compile(torch_block, backend="eager")
+    out[step] = seconds(lambda: f(x[64], *w))
+out["load"] = seconds(lambda: __import__("torch._inductor.compile_fx"))
+for run in ("cold", "warm"):
+    torch.compiler.reset()
+    f = torch.compile(torch_block)
+    out[run] = [seconds(lambda: f(x[b], *w)) for b in BATCHES]
+print(json.dumps({**out, "output": f(x[64], *w).cpu().tolist()}))
 """
-compile_seconds = {}
+child = None
 if inductor_error is None:
-    with tempfile.TemporaryDirectory() as folder:
-        np.savez(f"{folder}/inputs.npz", x=x_np[64], **weights_np)
-        env = {**os.environ, "TORCHINDUCTOR_CACHE_DIR": f"{folder}/inductor",
-               "TRITON_CACHE_DIR": f"{folder}/triton"}
-        child = subprocess.run([sys.executable, "-c", CHILD, folder, torch_device],
-                               env=env, capture_output=True, text=True, timeout=600)
-        if child.returncode:
-            raise RuntimeError(f"the cold compile failed:\n{child.stderr[-3000:]}")
-        compile_seconds = json.loads(child.stdout.splitlines()[-1])
-        child_output = np.load(f"{folder}/output.npy")
-    np.testing.assert_allclose(child_output, to_numpy(torch_eager[64]), **TOLERANCE)
-    print("the fresh process's result matches eager")
+    child = benchmark.fresh_python(CHILD.replace(
+        "PARAMETERS", json.dumps([D, H, BATCHES, torch_device])).replace(
+        "SOURCES", "\n".join(inspect.getsource(f) for f in (make_inputs, torch_block))),
+        threads=torch.get_num_threads())
+    np.testing.assert_allclose(np.array(child["output"], np.float32),
+                               to_numpy(torch_eager[64]), **TOLERANCE)
+    assert child["threads"] == torch.get_num_threads()  # it compiled the code we timed
+    print("the fresh Python's result matches eager; it ran on as many threads as here")
+    dynamic = next(i for i, x in enumerate(xs) if not isinstance(x.shape[0], int))
+    serves = {b: next((i for i, x in enumerate(xs) if x.shape[0] == b), dynamic) for b in BATCHES}
+    compiled_at = {b: next(a for a in BATCHES if serves[a] == serves[b]) for b in BATCHES}
+    print("On this machine (timed): in a fresh Python\n  once per process: Dynamo's start-up and"
+          f" first capture {duration(child['start'])} (a capture after it:"
+          f" {duration(child['capture'])}), loading Inductor {duration(child['load'])}")
+    for b, cold, warm in zip(BATCHES, child["cold"], child["warm"], strict=True):
+        what = (f"the graph from batch {compiled_at[b]}" if compiled_at[b] != b else
+                "compiles a graph for " + ("any batch" if serves[b] == dynamic else f"batch {b}"))
+        print(f"  first call, batch {b:>4}: cold {duration(cold)}, warm {duration(warm)} ({what})")
 
 # %%
-# Where the compiled call is faster (the ranges apart, as above), ``n`` calls cost ``first + (n -
-# 1) * compiled`` against ``n * eager``: the compile has paid for itself after ``n = (first -
-# compiled) / (eager - compiled)`` calls. For XLA, ``first`` is its first call at that batch; for
-# Inductor, we take the fresh process's cold and warm compiles (of batch 64) as the first call.
-# Where the compiled call is not faster, the line says ``never``.
+# Against what you would run instead (``tf.function`` against eager code, XLA against
+# ``tf.function``, ``torch.compile`` against eager code): ``n`` calls cost ``first + (n - 1) *
+# median`` each way, so compiling has paid after ``n = 1 + (first - the other's first) / (the
+# other's median - median)`` calls (a range from the ends of the spreads; ``never`` where it is
+# not faster beyond them). For Inductor, ``first`` is the fresh Python's first call for the graph
+# that serves the batch, cold and warm, with the once-per-process start-up on top.
 
 
-def pays(first, results, b, name):
-    eager, fast = results[b]["eager"], results[b][name]
-    if max(fast.samples) >= min(eager.samples):
-        return f"{seconds(first)}, never"
-    calls = (first - fast.median) / (eager.median - fast.median)
-    return f"{seconds(first)}, after {calls:,.0f} calls"
+def pays(fast, first, ref, ref_first):
+    """'FIRST, after N (low to high)' or 'FIRST, never'."""
+    if direction(fast, ref) >= 0:  # not faster beyond the spreads
+        return f"{duration(first)}, never"
+    n = [1 + math.ceil(max(0.0, first - ref_first) / (ref.median * (1 + s * ref.spread)
+                                                     - fast.median * (1 - s * fast.spread)))
+         for s in (0, 1, -1)]  # the medians, then the ends of the spreads
+    return f"{duration(first)}, after {n[0]:,} ({n[1]:,} to {n[2]:,})"
 
 
-print("On this machine (timed): first call or compile, and when it has paid")
-for b in sorted(BATCHES):
-    print(f"  batch {b:>4}: XLA {pays(tf_results[b]['XLA'].first, tf_results, b, 'XLA')}")
-    if compile_seconds:
-        print(" " * 14 + "torch.compile " + "; ".join(
-            f"{c} {pays(first, torch_results, b, 'compiled')}" for c, first in compile_seconds.items()))
-if inductor_error:
-    print("  torch.compile: not measured, no working C++ compiler here")
+print("On this machine (timed): first call, and the calls after which compiling has paid")
+for b in BATCHES:
+    r = results[b]
+    print(f"  batch {b}: " + "; ".join(f"{n[3:]} {pays(r[n], r[n].first, r[ref], r[ref].first)}"
+                                       for n, ref in AGAINST[:2]))
+    if child:  # the first call, cold and warm, of the graph that serves b
+        c, e, at = r["PyTorch compiled"], r["PyTorch eager"], BATCHES.index(compiled_at[b])
+        print("    torch.compile: " + "; ".join(f"{run} {pays(c, child[run][at], e, e.first)}"
+                                                for run in ("cold", "warm")))
 
 # %%
-# CUDA graphs
-# -----------
-# On a GPU the CPU launches every kernel, at a few microseconds each, and a small batch's kernels
-# can finish faster than the next launch comes. ``torch.compile(mode="reduce-overhead")``
-# records the compiled kernels' launches as a *CUDA graph* and replays the recording with one
-# launch. A CPU has nothing to record (its kernels are plain function calls), and CUDA graphs
-# need a CUDA device: this part runs only where PyTorch sees one (Setup names the device), and
-# adds a ``CUDA graphs`` column to the PyTorch table above, compared here with the default mode.
-if "CUDA graphs" in torch_ways:
-    print("On this machine (timed): CUDA graphs against compiled")
-    for b in sorted(BATCHES):
-        print(f"  batch {b:>4}:", versus(torch_results, b, "CUDA graphs", "compiled"))
+# Going deeper: CUDA graphs
+# -------------------------
+# On a GPU the CPU also launches every kernel, a few microseconds each, and a small batch's
+# kernels can finish before the next launch. ``torch.compile(mode="reduce-overhead")`` records
+# the launches as a *CUDA graph* and replays them with one. A replay reads its inputs where it
+# recorded them, so each call copies its arguments there, except parameters and tensors passed to
+# ``torch._dynamo.mark_static_address``: the weights go in as ``nn.Parameter``, only ``x`` is
+# copied. A dynamic graph records one CUDA graph per batch size. This runs where there is a GPU.
+if "PyTorch CUDA graphs" in ways:
+    print("On this machine (timed): CUDA graphs against compiled:",
+          verdicts("PyTorch CUDA graphs", "PyTorch compiled") or "not measured")
 else:
     print("On this machine (no CUDA GPU): CUDA graphs not run")
 
@@ -450,38 +461,40 @@ else:
 # ----------
 # A fast wrong answer is worth nothing. At every batch, every way of running the block gives its
 # framework's eager result, and the two frameworks agree: eager with eager, XLA with Inductor.
-# These assertions run on every build.
 for b in BATCHES:
-    for out in tf_outputs[b].values():
-        np.testing.assert_allclose(out, to_numpy(tf_eager[b]), **TOLERANCE)
-    for out in torch_outputs[b].values():
-        np.testing.assert_allclose(out, to_numpy(torch_eager[b]), **TOLERANCE)
-    check = dict(device=torch_device)
-    sidebyside.assert_close(tf_eager[b], torch_eager[b], what=f"eager, batch {b}", **check)
-    if "compiled" in torch_outputs[b]:
-        sidebyside.assert_close(tf_outputs[b]["XLA"], torch_outputs[b]["compiled"],
-                                what=f"XLA vs Inductor, batch {b}", **check)
+    for name, out in outputs[b].items():
+        eager = tf_eager[b] if name.startswith("TF") else torch_eager[b]
+        np.testing.assert_allclose(out, to_numpy(eager), **TOLERANCE)
+    sidebyside.assert_close(tf_eager[b], torch_eager[b], what=f"eager, batch {b}",
+                            device=torch_device)
+    if "PyTorch compiled" in outputs[b]:
+        sidebyside.assert_close(outputs[b]["TF XLA"], outputs[b]["PyTorch compiled"],
+                                what=f"XLA vs Inductor, batch {b}", device=torch_device)
 print("every way agrees with eager, and TensorFlow with PyTorch")
+# sphinx_gallery_start_ignore
 torch.compiler.reset()  # nothing compiled lingers in the next page
+torch.set_num_threads(torch_threads_before)
+# sphinx_gallery_end_ignore
 sidebyside.parity_report()
 
 # %%
 # What to take away
 # -----------------
-# * On a CPU, ``tf.function(jit_compile=True)`` and ``torch.compile`` did the same thing to this
-#   block: the matrix products stayed separate calls, and the elementwise operations after each
-#   became one fused loop. ``experimental_get_compiler_ir(...)(stage="optimized_hlo")`` and
-#   ``TORCH_LOGS=output_code`` show what a compiler made of your code.
-# * A graph and a compiler save work per call; whether that is a large part of a call depends on
-#   the batch, on the device and on the framework's eager overhead: measure it, as above, with
-#   the spread, before calling anything faster.
-# * Compiling is paid once per process and shape with XLA, once per graph with Inductor (a second
-#   batch size brings a graph for any batch, and batch 1 one of its own), whose disk cache makes a
-#   later compile warm. Divide it by what a call saves: that is how many calls it takes to pay.
-# * CUDA graphs (``mode="reduce-overhead"``) replace a GPU's launch per kernel with one launch per
-#   recorded graph; a CPU has no launches to save.
+# * On a CPU, XLA and Inductor did the same thing to this block: the matrix products stayed
+#   library calls, the elementwise operations after each became one fused loop.
+#   ``experimental_get_compiler_ir`` and ``TORCH_LOGS=output_code`` show what they made of yours.
+# * A ``tf.function`` graph is optimised code already (Grappler). A large gap between eager code
+#   and a graph can be one rewritten operation, as ``pow(x, 3)`` here.
+# * A compiler removes work inside the kernels and adds work around them, on a CPU too: compiled
+#   code can be slower than eager code at small batches. Compare with what you would run
+#   instead, with the spread.
+# * XLA compiles once per process and batch size; Inductor once per graph (batch 1 gets its own,
+#   a second size one for any batch) after a start-up per process, and warm from its disk cache.
+#   Compiling has paid after its cost divided by what a call saves.
 #
 # References: ``tf.function`` (``jit_compile``, ``input_signature``),
-# ``experimental_get_compiler_ir``, ``torch.compile`` (``backend``, ``mode``,
-# ``isolate_recompiles``), ``torch.compiler.reset``, ``TORCH_LOGS`` (``output_code``),
-# ``TORCHINDUCTOR_CACHE_DIR``, ``torch.cuda.graphs``; XLA's operation semantics (HLO).
+# ``experimental_get_compiler_ir``, ``tf.config.optimizer``, TensorFlow's Grappler guide,
+# ``torch.compile`` (``backend``, ``mode``, ``options``, ``isolate_recompiles``),
+# ``torch.compiler.reset``, ``TORCH_LOGS``, ``TORCHINDUCTOR_CACHE_DIR``; XLA's HLO.
+
+# sphinx_gallery_thumbnail_number = 1

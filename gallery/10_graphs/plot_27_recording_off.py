@@ -52,15 +52,15 @@ pack, unpack, held = counter.pack, counter.unpack, counter.held
 # * ``model.eval()`` changes what some layers *compute*: dropout does nothing and batch
 #   normalisation uses its running statistics instead of the batch's. It does not stop autograd
 #   from recording. ``model.train()`` switches back.
-# * ``torch.no_grad()`` stops recording: outputs have no ``grad_fn`` and nothing is saved.
+# * ``torch.no_grad()`` stops recording: outputs have no :term:`grad_fn` and nothing is saved.
 # * ``torch.inference_mode()`` stops recording too, and also skips bookkeeping that autograd
 #   would need later (the version counter that catches in-place changes). The tensors it
 #   creates are *inference tensors*: outside the mode, they may be read by recorded operations,
 #   but not saved for backward.
 #
 # TensorFlow has the first switch as the ``training`` argument of Keras layers. For the others it
-# needs none: nothing is recorded unless a tape is active, a tape records only what runs inside
-# its block, and ``tape.stop_recording()`` pauses it.
+# needs none: nothing is recorded unless a :term:`gradient tape` is active, a tape records only
+# what runs inside its block, and ``tape.stop_recording()`` pauses it.
 #
 # The *defaults* of the first switch are mirror images, a classic bug when porting: a Keras model
 # called without ``training=`` computes as in inference (``fit`` passes ``training=True``
@@ -289,7 +289,8 @@ show_error(RuntimeError, y.backward, cut=" Hint:")
 # Left, the graph ``tf.function`` traced for ``cut``: the ``StopGradient`` operation sits on one
 # of the two paths from ``x`` to the product, and the gradient stops there. Right, the record
 # PyTorch kept for ``x**2 * x.detach()``: the detached path is not in it at all, because
-# ``x.detach()`` is a leaf that requires no gradient, so there is nothing to walk back along.
+# ``x.detach()`` is a :term:`leaf <leaf tensor>` that requires no gradient, so there is nothing to
+# walk back along.
 x = torch.tensor(3.0, requires_grad=True, device=torch_device)
 y = x**2 * x.detach()
 fig, (ax_tf, ax_torch) = plt.subplots(1, 2, figsize=(9, 2.8))

@@ -155,7 +155,7 @@ torch_grads = [W1.grad, b1.grad, W2.grad, b2.grad]
 # %%
 # PyTorch saved the tensors the chain rule names. ``h`` appears twice (saved by ``relu`` and by
 # the second matrix product), but both times it is the same memory: saving does not copy. The
-# eager tape kept ``x`` and five of the six results, ``xw``, ``hw`` and ``sq`` among them. Is
+# eager tape kept more: ``x`` and most of the results, ``xw``, ``hw`` and ``sq`` among them. Is
 # that what TensorFlow's gradient needs?
 #
 # What a traced gradient reads

@@ -216,7 +216,7 @@ print(" ", build_raised.line)
 
 # %%
 # Going deeper: where ``tf.print`` writes, and where an operation was built
-# --------------------------------------------------------------------------
+# -------------------------------------------------------------------------
 # ``tf.print`` is executed by TensorFlow's C++ runtime, which writes straight to the process's
 # stderr (or stdout), underneath Python. Only when TensorFlow is imported inside IPython (Jupyter,
 # Colab) does it route those lines into Python's ``sys.stdout``, so that a notebook cell shows

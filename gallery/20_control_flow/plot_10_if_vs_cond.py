@@ -163,7 +163,7 @@ print("z=+10: InvalidArgumentError:", failure)
 
 # %%
 # AutoGraph: a Python ``if`` inside ``tf.function``
-# ---------------------------------------------------
+# -------------------------------------------------
 # Modern TensorFlow lets you write the ``if``. Before ``tf.function`` traces a Python function,
 # its :term:`AutoGraph` step rewrites the function's source, and an ``if`` whose condition is a
 # *tensor* becomes a ``tf.cond``. Below is one plain Python function, and both panes run that

@@ -67,7 +67,7 @@ lr = 0.05  # plain gradient descent: the same update rule in both frameworks
 
 # %%
 # One model for every length
-# ---------------------------
+# --------------------------
 # TensorFlow has to describe the loop before it knows how long it will be. The input
 # :term:`placeholder` has shape ``(1, None, 1)``: batch 1, any number of time steps. ``tf.scan``
 # puts a loop into the graph that applies the cell once per time step, however many there turn
@@ -211,7 +211,7 @@ with tf.Graph().as_default():
 
 # %%
 # Going deeper: ``tf.function``, one trace per length unless told otherwise
-# ------------------------------------------------------------------------
+# -------------------------------------------------------------------------
 # Modern TensorFlow builds its graphs by :term:`tracing` Python with ``tf.function``. A graph is
 # traced for a particular input shape, so a new length means a new trace (:term:`retracing`). The
 # counter below is ordinary Python, so it only moves while tracing. An ``input_signature`` that

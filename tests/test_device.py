@@ -1,3 +1,4 @@
+import os
 import random
 
 import sidebyside
@@ -77,3 +78,10 @@ def test_required_versions_are_the_pins_of_the_extras_and_the_ranges_of_the_pack
     (low_major, low_minor), (high, _) = device.SUPPORTED["torch"]
     assert f"torch>={low_major}.{low_minor},<{high}" in project["dependencies"]
     assert not any(r.startswith("tensorflow") for r in project["dependencies"])
+
+
+def test_seeding_leaves_the_environment_alone(monkeypatch):
+    monkeypatch.setenv("PYTHONHASHSEED", "12345")
+    before = dict(os.environ)
+    sidebyside.seed_everything(0)
+    assert dict(os.environ) == before

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.metadata
-import os
 import random
 
 import numpy as np
@@ -114,10 +113,12 @@ def tf_onednn_enabled() -> bool:
 
 
 def seed_everything(seed: int = 0) -> None:
-    """Seed Python, NumPy, PyTorch and TensorFlow (those already imported) with one number."""
+    """Seed Python, NumPy, PyTorch and TensorFlow (those already imported) with one number.
+
+    The process's environment is left alone (``PYTHONHASHSEED`` set here would change only the
+    child processes a page starts, and undo a hash seed their caller chose)."""
     import sys
 
-    os.environ["PYTHONHASHSEED"] = str(seed)
     random.seed(seed)
     np.random.seed(seed)
     if "torch" in sys.modules:

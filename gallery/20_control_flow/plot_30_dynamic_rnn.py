@@ -367,16 +367,6 @@ for shape in batches:
 assert [s.shape for s in tf_states.values()] == [(2, 10, hidden), (3, 20, hidden)]
 
 # %%
-# Going deeper: why plain gradient descent
-# ----------------------------------------
-# Its update is the same line in both frameworks. Adam's is not: even its default ``epsilon``
-# differs between Keras and PyTorch.
-keras_eps = tf.keras.optimizers.Adam().epsilon
-torch_eps = torch.optim.Adam(parameters).defaults["eps"]
-print(f"Adam's default epsilon: Keras {keras_eps}, PyTorch {torch_eps}")
-assert keras_eps != torch_eps
-
-# %%
 # They agree
 # ----------
 # Same weights, same windows, same update rule: the 60 losses match, within float32 rounding

@@ -225,8 +225,7 @@ for b in BATCHES:
         name: f"not run: {inductor_error}" if inductor_error and name.startswith("PyTorch c")
         else (lambda f=f, x=x[b], w=w: lambda: f(x, *w), sync)
         for name, (f, x, w, sync) in ways.items()})
-    outputs[b] = {n: to_numpy(o) for n, o in out.items()}  # now: CUDA graphs reuse memory
-
+    outputs[b] = {n: to_numpy(o) for n, o in out.items()}  # now: a CUDA graph reuses memory
 
 for who in ("TF", "PyTorch"):  # each way's median and spread, a row per batch
     names = [n for n in ways if n.startswith(who)]
@@ -251,7 +250,9 @@ assert len(xs) == 3  # 64, then 1, then any batch
 # eager: a compiler removes work inside the kernels, of which a small batch has little, and adds
 # work around them: each :term:`guard` checks the arguments, a Python wrapper calls the kernels
 # and allocates the outputs, on a CPU too (Inductor can write that wrapper in C++, for a longer
-# compile: ``torch.compile(..., options={"cpp_wrapper": True})``).
+# compile: ``torch.compile(..., options={"cpp_wrapper": True})``). And a ``tf.function`` is
+# optimised code already: :term:`Grappler` rewrites its graph before it runs (*Going deeper*
+# below shows the rewrite behind most of TensorFlow's gap at large batches, on a CPU).
 fig, axes = plt.subplots(1, 2, figsize=(9, 4), sharey=True)
 style = benchmark.styles(list(ways))
 for ax, who in zip(axes, ("TF", "PyTorch"), strict=True):
@@ -284,74 +285,6 @@ AGAINST = [("TF tf.function", "TF eager"), ("TF XLA", "TF tf.function"),
 print("On this machine (timed): against the alternative, beyond the spreads")
 for name, reference in AGAINST:
     print(f"  {name} against {reference.split()[-1]}: {verdicts(name, reference) or 'not measured'}")
-
-# %%
-# One operation behind TensorFlow's gap
-# -------------------------------------
-# A ``tf.function`` graph does not run as traced: :term:`Grappler`, TensorFlow's graph optimiser,
-# rewrites it first. Its *arithmetic optimizer* turns the ``Pow(x, 3)`` in ``tf.nn.gelu(...,
-# approximate=True)`` into ``Square`` and ``Mul``, and eager ``Pow`` with a float exponent can be
-# slow on a CPU. We read the graph Grappler leaves (``enable_run_metadata``, private) with that
-# optimizer on and off (``tf.config.optimizer.set_experimental_options``, process-wide: restored
-# after), and time GELU alone on the hidden layer of batch 4096 on the CPU. XLA gets the traced
-# graph, ``power`` and all, and rewrites it itself. On the last line, compare the gaps: where the
-# block's is mostly GELU's, one rewritten operation explains it, not running a graph. (PyTorch's
-# ``F.gelu`` is one kernel, eager or not.)
-
-
-@contextlib.contextmanager
-def arithmetic_optimizer(on):
-    """Grappler's arithmetic optimizer on or off in the block."""
-    key, options = "arithmetic_optimization", tf.config.optimizer
-    before = options.get_experimental_options().get(key, True)
-    options.set_experimental_options({key: on})
-    try:
-        yield
-    finally:  # process-wide: as it was (True: the default)
-        options.set_experimental_options({key: before})
-
-
-def grappler_ops(fn, *args):
-    """The operations Grappler leaves in a new tf.function of fn."""
-    ctx = context.context()
-    ctx.enable_run_metadata()  # records each new function's graphs
-    tf.function(fn)(*args)
-    graphs = ctx.export_run_metadata().function_graphs
-    ctx.disable_run_metadata()
-    return [n.op for g in graphs for n in g.post_optimization_graph.node
-            if n.op not in CONST | {"_Arg", "_Retval"}]
-
-
-gelu = functools.partial(tf.nn.gelu, approximate=True)
-with tf.device("/CPU:0"):
-    h = tf.constant(x_np[4096] @ weights_np["W1"] + weights_np["b1"])
-    on = grappler_ops(gelu, h)
-    with arithmetic_optimizer(False):
-        off = grappler_ops(gelu, h)
-    print("GELU after Grappler:", *on)
-    print("  arithmetic optimizer off:", *off)
-    assert "Pow" not in on and "Pow" in off
-    print("XLA's power op: in the HLO it gets", "power(" in ir(stage="hlo"),
-          "| after optimising", "power(" in ir(stage="optimized_hlo"))
-    tf_gelu = tf.function(gelu)
-    gelus, _ = benchmark.time_variants({
-        "eager pow(h, 3)": (lambda: lambda: tf.pow(h, 3.0), None),
-        "eager h * h * h": (lambda: lambda: h * h * h, None),
-        "eager gelu": (lambda: lambda: gelu(h), None),
-        "tf.function gelu": (lambda: lambda: tf_gelu(h), None),
-        "arithmetic optimizer off": (lambda: lambda: arithmetic_optimizer(
-            False)(tf_gelu)(h), None)})  # off in each call
-print("On this machine (timed): GELU of the hidden layer, batch 4096, on the CPU")
-for name, t in gelus.items():
-    print(f"  {name}: {with_spread(t)}")
-for name, reference in [("eager pow(h, 3)", "eager h * h * h"), ("tf.function gelu", "eager gelu"),
-                        ("arithmetic optimizer off", "eager gelu")]:
-    print(f"  {name}: {benchmark.compare(gelus, name, reference)}")
-if tf_device == "/CPU:0":  # the table above ran on the CPU too
-    print("  eager minus tf.function, ± the spreads:", *(
-        f"{what} {duration(e.median - g.median)} ±{duration(e.median * e.spread + g.median * g.spread)}"
-        for what, (e, g) in [("the block at 4096", [results[4096]["TF eager"], results[4096][
-            "TF tf.function"]]), ("| its GELU", [gelus["eager gelu"], gelus["tf.function gelu"]])]))
 
 # %%
 # What compiling costs, and when it pays
@@ -440,6 +373,73 @@ for b in BATCHES:
         c, e, at = r["PyTorch compiled"], r["PyTorch eager"], BATCHES.index(compiled_at[b])
         print("    torch.compile: " + "; ".join(f"{run} {pays(c, child[run][at], e, e.first)}"
                                                 for run in ("cold", "warm")))
+
+# %%
+# Going deeper: one operation behind TensorFlow's gap
+# ---------------------------------------------------
+# Grappler's *arithmetic optimizer* turns the ``Pow(x, 3)`` in ``tf.nn.gelu(...,
+# approximate=True)`` into ``Square`` and ``Mul``, and eager ``Pow`` with a float exponent can be
+# slow on a CPU. We read the graph Grappler leaves (``enable_run_metadata``, private) with that
+# optimizer on and off (``tf.config.optimizer.set_experimental_options``, process-wide: restored
+# after), and time GELU alone on the hidden layer of batch 4096 on the CPU. XLA gets the traced
+# graph, ``power`` and all, and rewrites it itself. On the last line, compare the gaps: where the
+# block's is mostly GELU's, one rewritten operation explains it, not running a graph. (PyTorch's
+# ``F.gelu`` is one kernel, eager or not.)
+
+
+@contextlib.contextmanager
+def arithmetic_optimizer(on):
+    """Grappler's arithmetic optimizer on or off in the block."""
+    key, options = "arithmetic_optimization", tf.config.optimizer
+    before = options.get_experimental_options().get(key, True)
+    options.set_experimental_options({key: on})
+    try:
+        yield
+    finally:  # process-wide: as it was (True: the default)
+        options.set_experimental_options({key: before})
+
+
+def grappler_ops(fn, *args):
+    """The operations Grappler leaves in a new tf.function of fn."""
+    ctx = context.context()
+    ctx.enable_run_metadata()  # records each new function's graphs
+    tf.function(fn)(*args)
+    graphs = ctx.export_run_metadata().function_graphs
+    ctx.disable_run_metadata()
+    return [n.op for g in graphs for n in g.post_optimization_graph.node
+            if n.op not in CONST | {"_Arg", "_Retval"}]
+
+
+gelu = functools.partial(tf.nn.gelu, approximate=True)
+with tf.device("/CPU:0"):
+    h = tf.constant(x_np[4096] @ weights_np["W1"] + weights_np["b1"])
+    on = grappler_ops(gelu, h)
+    with arithmetic_optimizer(False):
+        off = grappler_ops(gelu, h)
+    print("GELU after Grappler:", *on)
+    print("  arithmetic optimizer off:", *off)
+    assert "Pow" not in on and "Pow" in off
+    print("XLA's power op: in the HLO it gets", "power(" in ir(stage="hlo"),
+          "| after optimising", "power(" in ir(stage="optimized_hlo"))
+    tf_gelu = tf.function(gelu)
+    gelus, _ = benchmark.time_variants({
+        "eager pow(h, 3)": (lambda: lambda: tf.pow(h, 3.0), None),
+        "eager h * h * h": (lambda: lambda: h * h * h, None),
+        "eager gelu": (lambda: lambda: gelu(h), None),
+        "tf.function gelu": (lambda: lambda: tf_gelu(h), None),
+        "arithmetic optimizer off": (lambda: lambda: arithmetic_optimizer(
+            False)(tf_gelu)(h), None)})  # off in each call
+print("On this machine (timed): GELU of the hidden layer, batch 4096, on the CPU")
+for name, t in gelus.items():
+    print(f"  {name}: {with_spread(t)}")
+for name, reference in [("eager pow(h, 3)", "eager h * h * h"), ("tf.function gelu", "eager gelu"),
+                        ("arithmetic optimizer off", "eager gelu")]:
+    print(f"  {name}: {benchmark.compare(gelus, name, reference)}")
+if tf_device == "/CPU:0":  # the table above ran on the CPU too
+    print("  eager minus tf.function, ± the spreads:", *(
+        f"{what} {duration(e.median - g.median)} ±{duration(e.median * e.spread + g.median * g.spread)}"
+        for what, (e, g) in [("the block at 4096", [results[4096]["TF eager"], results[4096][
+            "TF tf.function"]]), ("| its GELU", [gelus["eager gelu"], gelus["tf.function gelu"]])]))
 
 # %%
 # Going deeper: CUDA graphs

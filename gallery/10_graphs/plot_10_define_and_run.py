@@ -2,11 +2,11 @@
 Define-and-run vs define-by-run
 ===============================
 
-A :term:`computation graph` records which operations turn which inputs into which outputs; a
-framework runs it, and walks it backwards to compute gradients. TensorFlow's classic style
-*defines* the graph first and *runs* it later, as often as you like (:term:`define-and-run`).
-PyTorch *defines it by running* ordinary Python: the graph is recorded while the arithmetic
-happens, and recorded anew on every call (:term:`define-by-run`).
+TensorFlow's classic style *defines* a :term:`computation graph` first and *runs* it later, as
+often as you like (:term:`define-and-run`); PyTorch *defines it by running* ordinary Python,
+recording the graph while the arithmetic happens, anew on every call (:term:`define-by-run`). A
+computation graph records which operations turn which inputs into which outputs; a framework runs
+it, and walks it backwards to compute gradients.
 
 Both compute the same function, ``y = (w + x) * (w + 1)``, at ``w = 1, x = 2``, and its gradients
 ``dy/dw = (w + 1) + (w + x) = 5`` and ``dy/dx = w + 1 = 2``. Then we draw the computation graph

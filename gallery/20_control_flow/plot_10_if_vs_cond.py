@@ -99,9 +99,9 @@ for z_value in z_values:
 # %%
 # What each graph holds, drawn
 # ----------------------------
-# In TensorFlow 2, ``tf.cond`` adds a single operation to the graph, ``StatelessIf``: an "if"
-# that is one operation (*stateless*: its branches have no side effects, such as drawing a random
-# number; a branch with one makes it ``If``). Each branch is a small graph of its own, a
+# In TensorFlow 2, ``tf.cond`` adds one operation for the whole choice, ``StatelessIf`` (and an
+# ``Identity`` for its result): an "if" that is one operation (*stateless*: its branches have no
+# side effects, such as drawing a random number; a branch with one makes it ``If``). Each branch is a small graph of its own, a
 # *function*, stored beside the main graph in its :term:`function library`, and the
 # ``StatelessIf`` names the two it may call (``then_branch`` and ``else_branch``). So both matrix
 # products are in the graph, whatever ``z`` will be. PyTorch's record differs from run to run:

@@ -232,13 +232,12 @@ def not_run(workload, name):
 # %%
 # Timing them
 # -----------
-# ``benchmark.time_workloads`` builds each variant's step, calls it once, then calls it
-# until its time per call has *settled* (a compiler that keeps optimising after its first
-# call is not timed while it does). Then the variants take turns, round after round, so
-# that a slow moment of the machine falls on all of them. Each variant gets the median of
-# its samples and a *spread*: half the range of its round medians. Two variants *differ*
-# only where the gap between their medians exceeds the sum of their spreads; otherwise
-# they tie. How the timer works, and what it measures on a GPU, is in *Going deeper*.
+# ``benchmark.time_workloads`` builds each variant's step, calls it once, then until its
+# time per call has *settled* (a compiler that keeps optimising is not timed while it
+# does). Then the variants take turns, round after round, so that a slow moment of the
+# machine falls on all of them. Each gets the median of its samples and a *spread*: half
+# the range of its round medians. Two variants *differ* only where the gap between their
+# medians exceeds the sum of their spreads; otherwise they tie (more in *Going deeper*).
 results, outputs = benchmark.time_workloads(workloads, variants, sync_for,
                                             threads=THREADS, not_run=not_run)
 
@@ -247,8 +246,8 @@ results, outputs = benchmark.time_workloads(workloads, variants, sync_for,
 # ----------
 # A fast wrong answer is worth nothing: on every workload, every variant's loss and
 # gradients must match PyTorch eager's. Float32 sums taken in a different order differ
-# in the last bits, hence a relative tolerance of ``1e-4``. TorchScript is deprecated in
-# recent PyTorch: scripting warns (the warning's class depends on the release).
+# in the last bits, hence a relative tolerance of ``1e-4``. TorchScript is deprecated:
+# scripting warns in torch 2.13 and 2.15, with a warning whose class differs.
 checked = benchmark.check_outputs(outputs, "PyTorch eager", rtol=1e-4)
 print(f"{checked} runs checked against PyTorch eager: the losses and gradients agree")
 print(sidebyside.on_this_version("torch"))
@@ -401,9 +400,9 @@ if benchmark.process_threads() is not None:  # Linux, or psutil installed
 # product on a CPU to the BLAS library it was built with, TensorFlow to its own kernels,
 # or to oneDNN's where its oneDNN ops are on (the provenance box names both). Which
 # library runs, and how well it suits the CPU, depends on the platform: TensorFlow turns
-# its oneDNN ops on by default only on some x86 CPUs under Linux, and PyTorch's wheels
-# for other systems carry other BLAS libraries, so a gap between the frameworks can flip
-# on another machine. Timed alone, eagerly, on one thread, the two products say whether
+# its oneDNN ops on by default only on some x86 CPUs under Linux, and PyTorch's wheels for
+# ARM CPUs call another BLAS library than the x86 wheels' MKL, so a gap between the
+# frameworks can flip on another machine. Timed alone, eagerly, on one thread, the two products say whether
 # they explain the gap between the eager steps: only where both gaps are beyond their
 # spreads and point the same way.
 x, w1 = workloads[largest][1][0], workloads[largest][2]["W1"]
@@ -448,8 +447,9 @@ benchmark.say([
     *(f"{side}: both products {benchmark.with_spread(t)}, {flops / t.median / 1e9:.0f} "
       f"GFLOP/s, {t.median / steps[side].median:.0%} of its eager step"
       for side, t in products.items()),
-    f"PyTorch's eager step is {benchmark.compare(steps, 'PyTorch', 'TensorFlow')}, "
-    f"its products are {benchmark.compare(products, 'PyTorch', 'TensorFlow')}. "
+    f"PyTorch against TensorFlow, the eager step: "
+    f"{benchmark.compare(steps, 'PyTorch', 'TensorFlow')}; the products: "
+    f"{benchmark.compare(products, 'PyTorch', 'TensorFlow')}. "
     + benchmark.gap_verdict(steps, products, part="the products",
                             cause="the matrix libraries, not graphs,"),
 ])

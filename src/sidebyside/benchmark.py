@@ -652,11 +652,11 @@ def plot_steps(
         timed = measured(by_variant)
         for row, name in enumerate(variants):
             if name in timed:
-                t = timed[name]
+                t, ms = timed[name], timed[name].median * 1e3
                 keywords = {k: v for k, v in style[name].items() if k != "linestyle"}
-                ax.errorbar([t.median * 1e3], [row], xerr=[[t.median * t.spread * 1e3],
-                            [t.median * t.spread * 1e3]], markersize=8, capsize=3,
-                            **keywords)
+                low = ms * min(t.spread, 0.9)  # a spread over 100 % stays on a log axis
+                ax.errorbar([ms], [row], xerr=[[low], [ms * t.spread]], markersize=8,
+                            capsize=3, **keywords)
         ax.set_xscale("log")
         _log_ticks(ax.xaxis)
         ax.margins(x=0.15)

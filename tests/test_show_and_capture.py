@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import sidebyside
 from sidebyside.capture import (
     CountingBackend,
@@ -7,8 +9,10 @@ from sidebyside.capture import (
     failed_guard,
 )
 
+import numpy as np
 import pytest
 import torch
+from conftest import ROOT
 
 
 def test_show_error_prints_type_and_first_line_wrapped_to_the_pane(capsys):
@@ -77,3 +81,50 @@ def test_saved_tensor_counter_counts_what_the_graph_holds_until_backward():
     with torch.no_grad(), torch.autograd.graph.saved_tensors_hooks(counter.pack, counter.unpack):
         x.sin() * x
     assert counter.saved() == 0
+
+
+def taught_copies() -> list[tuple[Path, str, str, str]]:
+    """(page, name, the page's code, the package's code) for every function or class of
+    sidebyside.capture that a gallery page also writes out, docstrings left out."""
+    import ast
+    import inspect
+
+    from sidebyside import capture
+
+    def without_docstring(node):
+        body = node.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            node.body = body[1:]
+        return ast.dump(node, include_attributes=False)
+
+    twins = {
+        name: without_docstring(ast.parse(inspect.getsource(obj)).body[0])
+        for name, obj in vars(capture).items()
+        if not name.startswith("_") and getattr(obj, "__module__", "") == capture.__name__
+    }
+    found = []
+    for page in sorted((ROOT / "gallery").rglob("plot_*.py")):
+        for node in ast.parse(page.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.FunctionDef | ast.ClassDef) and node.name in twins:
+                found.append((page, node.name, without_docstring(node), twins[node.name]))
+    return found
+
+
+def test_a_helper_taught_on_a_page_is_the_one_the_package_gives_later_pages():
+    """A page that teaches a helper writes it out; later pages import its twin from
+    sidebyside.capture. The two must not drift apart: the same code, docstrings aside."""
+    copies = taught_copies()
+    assert any(name == "keras_layout" for _, name, _, _ in copies)
+    for page, name, ours, theirs in copies:
+        assert ours == theirs, f"{page.name}: {name} differs from sidebyside.capture.{name}"
+
+
+def test_keras_layout_puts_pytorchs_gates_in_keras_order():
+    from sidebyside.capture import keras_layout
+
+    gates = [np.full((2, 3), value) for value in (1.0, 2.0, 3.0)]  # r, z, n
+    w_ih = np.concatenate(gates)
+    kernel, recurrent, bias = keras_layout(w_ih, w_ih, np.array([1, 2, 3.0]).repeat(2),
+                                           np.zeros(6))
+    assert kernel.shape == (3, 6) and bias.shape == (2, 6)
+    assert kernel[0].tolist() == [2, 2, 1, 1, 3, 3]  # z, r, n

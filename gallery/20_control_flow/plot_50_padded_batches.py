@@ -21,6 +21,7 @@ gives what the four sequences give alone.
 # site, and one seed for everything.
 import sidebyside
 from sidebyside import show_error
+from sidebyside.capture import keras_layout  # taught on the GRU gate-order appendix
 from sidebyside.graphs import TF_COLOR, TORCH_COLOR
 from sidebyside.parity import to_numpy
 
@@ -72,16 +73,6 @@ print(mask.astype(int))
 # loss depends on what the padding holds, so at least one of the two below is wrong.
 torch_weights = {name: p.detach().numpy().copy() for name, p
                  in torch.nn.GRU(FEATURES, HIDDEN).named_parameters()}
-
-
-def keras_layout(weight_ih, weight_hh, bias_ih, bias_hh):
-    """PyTorch's GRU weights (or their gradients) as Keras's three arrays."""
-    def z_r_n(a):  # PyTorch stacks the gates r, z, n along the first axis
-        r, z, n = np.split(to_numpy(a), 3)
-        return np.concatenate([z, r, n])
-
-    kernel, recurrent_kernel = z_r_n(weight_ih).T, z_r_n(weight_hh).T
-    return [kernel, recurrent_kernel, np.stack([z_r_n(bias_ih), z_r_n(bias_hh)])]
 
 
 keras_weights = dict(zip(("kernel", "recurrent_kernel", "bias"),

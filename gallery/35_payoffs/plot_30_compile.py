@@ -18,7 +18,6 @@ import contextlib
 import functools
 import inspect
 import json
-import logging
 import math
 import re
 
@@ -41,10 +40,6 @@ tf_pools, _ = benchmark.pin_threads(THREADS, show=False)  # before TF runs
 torch_threads_before = torch.get_num_threads()  # restored at the end
 torch.set_num_threads(THREADS)
 print(f"On this machine (threads):\n  PyTorch: {THREADS}\n  TensorFlow's pools: {tf_pools}")
-# torch's CUDA build logs "No CUDA runtime is found" on a machine without a GPU when Inductor
-# loads its C++ tools; nothing to do with this lesson. Every other record passes.
-logging.getLogger("torch.utils.cpp_extension").addFilter(
-    lambda record: not record.getMessage().startswith("No CUDA runtime is found"))
 # sphinx_gallery_end_ignore
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()

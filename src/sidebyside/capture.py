@@ -2,12 +2,18 @@
 
 Each is taught on a page of its own first (the grad_fn walk on the if-vs-cond page, the counting
 backend on the graphs-in-PyTorch page, the failed guard on the retracing page, the saved-tensor
-box counter on the autograd-memory page); later pages call these.
+box counter on the autograd-memory page, the GRU weight layout on the gate-order appendix);
+later pages call these. Where a page still writes its own copy to teach it, a test keeps the two
+alike (tests/test_show_and_capture.py).
 """
 
 from __future__ import annotations
 
 import weakref
+
+from sidebyside.parity import to_numpy
+
+import numpy as np
 
 
 def backward_nodes(output) -> list:
@@ -98,3 +104,16 @@ class SavedTensorCounter:
     def clear(self) -> None:
         """Forget the boxes packed so far."""
         self.boxes.clear()
+
+
+def keras_layout(weight_ih, weight_hh, bias_ih, bias_hh):
+    """PyTorch's GRU weights (or their gradients) as Keras's three arrays: each matrix split into
+    its gates, the gates put in Keras's order (z, r, n for PyTorch's r, z, n), the matrices
+    transposed, the two biases stacked."""
+
+    def z_r_n(a):  # PyTorch stacks the gates r, z, n along the first axis
+        r, z, n = np.split(to_numpy(a), 3)
+        return np.concatenate([z, r, n])
+
+    kernel, recurrent_kernel = z_r_n(weight_ih).T, z_r_n(weight_hh).T
+    return [kernel, recurrent_kernel, np.stack([z_r_n(bias_ih), z_r_n(bias_hh)])]

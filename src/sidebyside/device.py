@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.metadata
+import logging
 import random
 
 import numpy as np
@@ -66,8 +67,17 @@ def report_versions() -> None:
         print(f"Here: {found}; an output may differ from the page's.")
 
 
+def _not_the_no_cuda_note(record) -> bool:
+    return not record.getMessage().startswith("No CUDA runtime is found")
+
+
 def torch_device() -> str:
     """``"cuda"`` when PyTorch sees a GPU, else ``"cpu"``.
+
+    Without a GPU, it also keeps torch's "No CUDA runtime is found, using CUDA_HOME=…" note off
+    the page: PyPI's Linux torch is the CUDA build, and its C++ extension loader logs that note
+    when ``torch.compile`` first compiles C++ on a machine without one (every other record of
+    that logger passes).
 
     Also turns off TF32 in cuDNN (``torch.backends.cudnn.allow_tf32``): PyTorch's default on
     Ampere and newer GPUs runs float32 convolutions and RNNs in TF32 (10-bit mantissa), while
@@ -77,6 +87,8 @@ def torch_device() -> str:
     import torch
 
     torch.backends.cudnn.allow_tf32 = False
+    if not torch.cuda.is_available():
+        logging.getLogger("torch.utils.cpp_extension").addFilter(_not_the_no_cuda_note)
     return "cuda" if torch.cuda.is_available() else "cpu"
 
 

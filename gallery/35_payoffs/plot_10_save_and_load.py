@@ -40,10 +40,6 @@ folder = tempfile.TemporaryDirectory(ignore_cleanup_errors=True)
 where = pathlib.Path(folder.name)
 sidebyside.provenance()
 
-# sphinx_gallery_start_ignore
-TOLERANCE = sidebyside.parity.TOLERANCES[torch_device]
-# sphinx_gallery_end_ignore
-
 # %%
 # One small model, with two Python habits
 # ---------------------------------------
@@ -385,8 +381,8 @@ check = sidebyside.assert_close
 check(tf_y, torch_y, what="y, traced", device=torch_device)
 check(tf_loaded, torch_loaded, what="y, fresh process", device=torch_device)
 check(tf_y7, torch_y7, what="y, batch of 7, reloaded", device=torch_device)
-np.testing.assert_allclose(tf_loaded, tf_y, **TOLERANCE)
-np.testing.assert_allclose(torch_loaded, torch_y.detach().cpu(), **TOLERANCE)
+np.testing.assert_allclose(tf_loaded, tf_y, rtol=1e-5, atol=1e-6)  # a fresh process, the same y
+np.testing.assert_allclose(torch_loaded, torch_y.detach().cpu(), rtol=1e-5, atol=1e-6)
 assert traces == 2 and other.__call__.experimental_get_tracing_count() == 2
 assert np.all(tf_reloaded(x_np).numpy() >= 0)
 assert np.all(other(tf.constant(x_np)).numpy() >= 0)

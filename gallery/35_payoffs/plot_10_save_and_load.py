@@ -130,8 +130,8 @@ print("saved:", type(program).__name__)
 # A SavedModel is a folder: ``saved_model.pb`` holds the graphs (each :term:`concrete function`,
 # a graph traced for one input signature, and the objects that own them), ``variables/`` the
 # weights, ``fingerprint.pb`` an identity. A ``.pt2`` file is a zip archive: the graph as JSON
-# (``models/model.json``), each weight as raw bytes (``weight_0``, the 2 x 3 float32 matrix,
-# 24 bytes), and the example inputs the export ran with.
+# (``models/model.json``), each weight as raw bytes (``weight_0`` is the 2 x 3 float32 matrix,
+# four bytes a number), and the example inputs the export ran with.
 
 # %%
 # **TensorFlow (tf.saved_model)**: files; the concrete function.

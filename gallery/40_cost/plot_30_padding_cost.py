@@ -230,8 +230,8 @@ plt.show()
 # Going deeper: storing a batch without padding
 # ---------------------------------------------
 # ``tf.RaggedTensor`` stores sequences of different lengths without padding: one flat tensor of
-# all 15 real time steps, sequence after sequence, plus ``row_splits``, where each row starts and
-# ends (the lengths are derived from it); its shape reads ``(4, None, 2)``. Its PyTorch
+# all the real time steps, sequence after sequence, plus ``row_splits``, where each row starts
+# and ends (the lengths are derived from it); its shape says ``None`` for the time. Its PyTorch
 # counterpart is a *nested tensor* with the jagged layout (``torch.nested``): the same flat
 # ``values()``, and ``offsets()`` equal to the ``row_splits``. Neither goes into a recurrent
 # layer: Keras 3 (the Keras that ``tf.keras`` is in TensorFlow 2.21) fails on a ragged tensor in

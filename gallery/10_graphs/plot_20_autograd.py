@@ -276,6 +276,38 @@ print("an addition, backward() twice: w.grad =", w.grad.item())
 assert w.grad.item() == 2.0  # 1 from each call
 
 # %%
+# Going deeper: walking the record by hand
+# ----------------------------------------
+# Each node of PyTorch's record lists the nodes that made its inputs in ``next_functions``
+# (pairs of a node and which of its outputs was used; ``None`` for an input that needs no
+# gradient). Following them from ``y.grad_fn`` visits the whole record, the way ``backward()``
+# does and the way the drawings on these pages are made. Later pages call this walk
+# ``sidebyside.capture.backward_nodes``.
+def backward_nodes(output):
+    """Every node of the record behind ``output``, found by walking ``grad_fn``."""
+    found, todo = [], [output.grad_fn]
+    while todo:
+        node = todo.pop()
+        if node is not None:
+            found.append(node)
+            todo.extend(fn for fn, _ in node.next_functions)
+    return found
+
+
+w = torch.tensor(1.0, requires_grad=True, device=torch_device)
+x = torch.tensor(2.0, requires_grad=True, device=torch_device)
+y = (w + x) * (w + 1)
+parents = [type(fn).__name__ for fn, _ in y.grad_fn.next_functions]
+print("y.grad_fn:", type(y.grad_fn).__name__, "<-", parents)
+walked = [type(node).__name__ for node in backward_nodes(y)]
+print(sidebyside.wrap(f"the whole record: {walked}", hang="  "))
+from sidebyside.capture import backward_nodes as package_walk
+
+assert walked == [type(node).__name__ for node in package_walk(y)]
+assert sorted(walked) == sorted(["MulBackward0", "AddBackward0", "AddBackward0"]
+                                + ["AccumulateGrad"] * 3)
+
+# %%
 # They agree
 # ----------
 # The same numbers from the graph, the tape and PyTorch, and what the text said about each.

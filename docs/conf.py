@@ -73,6 +73,7 @@ extensions = [
     "sphinx_extensions.notebook_pages",
     "sphinx_extensions.figures",
     "sphinx_extensions.downloads",
+    "sphinx_extensions.translated_downloads",
     "sphinx_extensions.languages",
     "sphinx_extensions.site_files",
     "sphinx_extensions.stylesheets",

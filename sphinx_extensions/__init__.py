@@ -1,21 +1,22 @@
 """The site's Sphinx extensions, one job each; ``docs/conf.py`` lists them by name
 (``sphinx_extensions.panes``, ...).
 
-==================  ============================================================
-``panes``           TensorFlow and PyTorch cells side by side on a gallery page
-``lesson_layout``   "Going deeper" sections folded, no "Go to the end" box
-``course``          the landing page's course map; a lesson's place, sidebar, Previous/Next
-``example_checks``  each example seeded, checked for leaks, and recorded as run
-``notebook_pages``  the MyST notebook pages execute beside the gallery
-``figures``         every figure in a light and a dark variant (colours: dark_colors)
-``downloads``       the install line, the downloads' header, "Open in Colab"
-``languages``       language links, translated thumbnails, Chinese search
-``site_files``      robots.txt, one sitemap, the offline zip
-``stylesheets``     one purged stylesheet per page, icon fonts cut to size
-``paint_early``     lazy images and deferred scripts
-``theme_fixes``     named sidebar toggles, no code-link pass
-``shards``          one gallery executed on several machines, then merged
-==================  ============================================================
+========================  ============================================================
+``panes``                 TensorFlow and PyTorch cells side by side on a gallery page
+``lesson_layout``         "Going deeper" sections folded, no "Go to the end" box
+``course``                the landing page's course map; a lesson's place, sidebar, Previous/Next
+``example_checks``        each example seeded, checked for leaks, and recorded as run
+``notebook_pages``        the MyST notebook pages execute beside the gallery
+``figures``               every figure in a light and a dark variant (colours: dark_colors)
+``downloads``             the install line, the downloads' header, "Open in Colab"
+``translated_downloads``  a translation's downloads and Colab notebooks, their text translated
+``languages``             language links, translated thumbnails, Chinese search
+``site_files``            robots.txt, one sitemap, the offline zip
+``stylesheets``           one purged stylesheet per page, icon fonts cut to size
+``paint_early``           lazy images and deferred scripts
+``theme_fixes``           named sidebar toggles, no code-link pass
+``shards``                one gallery executed on several machines, then merged
+========================  ============================================================
 
 This module holds what several of them need to know about the build.
 """

@@ -4,6 +4,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
@@ -135,3 +136,82 @@ def test_gnu_msgfmt_accepts_every_catalogue():
                                 capture_output=True, text=True)
         assert result.returncode == 0, f"{catalogue.name}: {result.stderr[-2000:]}"
         assert "\n#~ msgid" not in catalogue.read_text(encoding="utf-8"), catalogue.name
+
+
+# --- the Chinese edition's downloads (sphinx_extensions/translated_downloads.py) ---------------
+
+HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def test_download_text_is_translated_paragraph_by_paragraph_and_code_stays():
+    from sphinx_extensions.translated_downloads import translate_script
+
+    table = {
+        "A title": "标题",
+        "One paragraph over two lines.": "一段。",
+        "An item over two lines.": "一项。",
+    }
+    source = (
+        '"""\nA title\n=======\n\nOne paragraph\nover two lines.\n"""\n'
+        "x = 1  # A title\n\n"
+        "# %%\n# * An item\n#   over two lines.\n# * Not in the catalogue.\n#\n# Code::\n#\n"
+        "#     A title\ny = 2\n"
+    )
+    assert translate_script(source, lambda m: table.get(m, m)) == (
+        '"""\n标题\n====\n\n一段。\n"""\n'
+        "x = 1  # A title\n\n"
+        "# %%\n# * 一项。\n# * Not in the catalogue.\n#\n# Code::\n#\n#     A title\ny = 2\n"
+    )
+
+
+def _download_links(site, language: str, page: str) -> dict[str, Path]:
+    """A page's downloads (.py, .ipynb, .zip), and the notebook its Colab link opens."""
+    html_file = site / language / page
+    html = html_file.read_text(encoding="utf-8")
+    links = re.findall(rf'href="([^"]*_downloads/\w+/{Path(page).stem}\.(?:py|ipynb|zip))"', html)
+    colab = re.findall(r'href="https://colab\.research\.google\.com/github/[^"]+?/blob/colab/'
+                       r'([^"]+)"', html)
+    return {**{Path(link).suffix: html_file.parent / link for link in links}, "colab": colab}
+
+
+def test_a_chinese_page_downloads_its_text_in_chinese_with_the_same_code(site):
+    """The zh page's script, notebook, zip and Colab notebook: the English ones with the text
+    from the catalogue (the title first) and the code unchanged, cell for cell."""
+    import json
+    import zipfile
+
+    from sphinx_gallery.py_source_parser import split_code_and_text_blocks
+
+    page = "auto_examples/10_graphs/plot_20_autograd.html"
+    english, chinese = _download_links(site, "", page), _download_links(site, "zh_CN", page)
+    assert english.keys() == chinese.keys() == {".py", ".ipynb", ".zip", "colab"}
+    blocks = {
+        language: [(b.type, b.content) for b in split_code_and_text_blocks(files[".py"])[1]]
+        for language, files in (("en", english), ("zh", chinese))
+    }
+    code = {language: [c for t, c in found if t == "code"] for language, found in blocks.items()}
+    assert code["zh"] == code["en"], "the Chinese script's code differs from the English"
+    title = {language: found[0][1].strip().split("\n")[0] for language, found in blocks.items()}
+    catalogue = {m.id: m.string for m in read_po((CATALOGUES / "sidebyside.po").open("rb"))}
+    assert title["zh"] == catalogue[title["en"]] and HAN.search(title["zh"]), title
+
+    notebooks = {
+        language: json.loads(files[".ipynb"].read_text(encoding="utf-8"))["cells"]
+        for language, files in (("en", english), ("zh", chinese))
+    }
+    cells = {
+        language: [c["source"] for c in found if c["cell_type"] == "code"]
+        for language, found in notebooks.items()
+    }
+    assert cells["zh"] == cells["en"], "the Chinese notebook's code differs from the English"
+    markdown = ["".join(c["source"]) for c in notebooks["zh"] if c["cell_type"] == "markdown"]
+    assert markdown[0].lstrip().startswith(f"# {title['zh']}\n"), markdown[0][:200]
+
+    with zipfile.ZipFile(chinese[".zip"]) as archive:
+        held = {Path(name).suffix: archive.read(name) for name in archive.namelist()}
+    assert held == {suffix: chinese[suffix].read_bytes() for suffix in (".py", ".ipynb")}
+
+    assert english["colab"] == ["plot_20_autograd.ipynb"]
+    assert chinese["colab"] == ["zh_CN/plot_20_autograd.ipynb"]
+    opened = (site.parent / "colab" / chinese["colab"][0]).read_bytes()
+    assert opened == chinese[".ipynb"].read_bytes(), "Colab opens another notebook"

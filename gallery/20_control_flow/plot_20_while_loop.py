@@ -140,7 +140,7 @@ assert loop_ops == ["StatelessWhile", "StatelessWhile"]
 
 # %%
 # **PyTorch (eager)**: count the multiplications recorded on each run
-# (``backward_nodes`` walks ``grad_fn`` as the if-vs-cond page does).
+# (``backward_nodes`` walks ``grad_fn`` as the autograd page shows).
 for name, (y, _) in torch_graphs.items():
     names = [type(node).__name__ for node in backward_nodes(y)]
     products = names.count("MulBackward0")

@@ -1,6 +1,6 @@
 """What a framework captured: the backward record behind a tensor, the graphs torch.compile made.
 
-Each is taught on a page of its own first (the grad_fn walk on the if-vs-cond page, the counting
+Each is taught on a page of its own first (the grad_fn walk on the autograd page, the counting
 backend on the graphs-in-PyTorch page, the failed guard on the retracing page, the saved-tensor
 box counter on the autograd-memory page, the GRU weight layout on the gate-order appendix);
 later pages call these. Where a page still writes its own copy to teach it, a test keeps the two

@@ -451,6 +451,7 @@ def draw_dag(
     note_y = bottom - NOTE_SIZE / 2
     if note:
         ((note_width, _),) = text_extents([note], NOTE_SIZE)
+        note_width *= 1.08  # measured at 72 dpi; drawn at the figure's, a little wider
         bottom -= 2 * NOTE_SIZE
         left, right = min(left, middle - note_width / 2), max(right, middle + note_width / 2)
     bounds = (left - PAD_X, bottom - PAD_Y, right + PAD_X, top + PAD_Y)
@@ -503,6 +504,7 @@ def draw_dag(
                 color=NOTE_COLOR,
                 ha="center",
                 va="top",
+                clip_on=False,  # never cut at the axes' edge when it is the widest part
             )
         )
     for artist in artists:

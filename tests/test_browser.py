@@ -218,11 +218,32 @@ def test_the_offline_zip_opens_from_disk(site, browser, tmp_path):
         archive.extractall(tmp_path)
     watched = Watched(browser, 1440)
     page = watched.goto((tmp_path / "sidebyside/index.html").as_uri())
-    page.locator(".sphx-glr-thumbcontainer a").first.click()
+    page.locator("li.sbs-card a").first.click()
     page.wait_for_load_state("load")
     assert page.locator(".sbs-grid").count() > 0, f"no example page opened: {page.url}"
+    # A search from disk lists its results without summaries (file:// may not fetch pages),
+    # and without an error.
+    page.goto((tmp_path / "sidebyside/search.html").as_uri() + "?q=retracing")
+    results = page.locator("#search-results ul.search li")
+    results.first.wait_for(timeout=15_000)
+    page.wait_for_timeout(1000)  # a summary's fetch would fail by now
+    assert results.count() > 0
     assert not watched.problems, "\n".join(watched.problems)
     watched.page.close()
+
+
+def test_search_puts_the_lesson_and_the_glossary_first(server, browser):
+    """Titles and glossary entries that hold the word rank first, and a summary is the
+    lesson's text (no breadcrumbs, no provenance box)."""
+    page = Watched(browser, 1280).goto(f"{server}/search.html?q=retracing")
+    results = page.locator("#search-results ul.search li")
+    results.first.wait_for(timeout=15_000)
+    page.wait_for_timeout(1500)  # summaries arrive one by one
+    first_two = " | ".join(results.all_inner_texts()[:2]).lower()
+    assert "retracing" in first_two and ("rebuilt" in first_two or "glossary" in first_two), first_two
+    texts = " ".join(results.all_inner_texts())
+    assert "What ran this page" not in texts and "Concept gallery" not in texts
+    page.close()
 
 
 def reader_pages(site) -> list[str]:

@@ -1,31 +1,32 @@
 """
-Graph breaks, side effects and the recompile limit
-==================================================
+Graph breaks and the recompile limit
+====================================
 
-What ``tf.function`` and ``torch.compile`` do with Python they cannot put into a graph, and when
-they stop building graphs. This page counts, in both frameworks, the graphs around a branch, a
-``print`` and a Python counter, and what each does after many new graphs, for a loop over the
-length among others: ``tf.function`` keeps tracing, ``torch.compile`` stops at its recompile
-limit and runs the Python eagerly.
+Python that a graph cannot hold, such as a ``print``, a counter or a loop whose length changes,
+is where ``tf.function`` and ``torch.compile`` part ways. ``tf.function`` runs that Python once,
+while tracing; then only the graph runs. ``torch.compile`` keeps Python's meaning: it breaks the
+graph around what it cannot capture and runs that part as Python at every call, recompiles when
+what it read changes, and after too many graphs runs the function as plain Python. This page
+shows each in both frameworks, and a loop kept inside one graph, with what it costs in training.
 """
 
 # %%
 # Setup
 # -----
-# Both frameworks, the helpers of this site, and one seed for everything. PyTorch's graphs are
-# counted as on :ref:`the previous page <sphx_glr_auto_examples_10_graphs_plot_50_retracing.py>`,
-# with ``sidebyside.capture.CountingBackend``; ``torch.compiler.reset()`` forgets them after each
-# experiment.
+# Both frameworks, the helpers of this site, and one seed. PyTorch's graphs are counted as on
+# :ref:`the previous page <sphx_glr_auto_examples_10_graphs_plot_50_retracing.py>`.
 import contextlib
 import io
 import logging.handlers
 import re
 import tempfile
+import warnings
 from pathlib import Path
 
 import sidebyside
-from sidebyside.capture import CountingBackend, call_names, failed_guard
+from sidebyside.capture import CountingBackend, call_names
 
+import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
 import torch
@@ -36,83 +37,24 @@ counting_backend = CountingBackend()
 graphs, graph_runs = counting_backend.graphs, counting_backend.runs
 tf_results, torch_results = {}, {}
 sidebyside.provenance()
-
+# sphinx_gallery_start_ignore
+# Dynamo logs warnings to standard error at length; the page catches the one it shows itself, so
+# standard error gets a NullHandler instead (without any, Python's last resort would print them).
+dynamo_log = logging.getLogger("torch._dynamo")
+quiet, dynamo_log.handlers = dynamo_log.handlers, [logging.NullHandler()]
+# sphinx_gallery_end_ignore
 
 # %%
-# Graph breaks
-# ------------
-# A branch on a tensor's *value*. Inside ``tf.function``, AutoGraph rewrites the Python ``if`` into
-# ``tf.cond`` (the ``StatelessIf`` operation), so the graph holds both branches and serves both
-# signs. What AutoGraph cannot turn into a graph, it refuses while tracing: here, ``y`` exists only
-# when the sum is positive, and ``tf.cond`` needs a value from both branches.
+# A ``print``: a graph break
+# --------------------------
+# The Python body of a ``tf.function`` runs while tracing, so a ``print`` in it runs only then,
+# once for three calls. ``tf.print`` is an operation in the graph and runs at every call (as the
+# :ref:`debugging page <sphx_glr_auto_examples_10_graphs_plot_30_debugging.py>` shows; in a
+# notebook its lines reach the cell, on this page we send them to a file and read it back).
 #
-# Dynamo cannot put a Python ``if`` on a tensor into a graph either, and does not rewrite it: it
-# *breaks* the graph there, lets Python decide, and captures what follows as another graph.
-# ``torch._dynamo.explain(fn)(*args)`` runs the function once and reports the graphs and the reason
-# for each break (``graph_count: 2``, ``graph_break_count: 1``). Its reason for this break is
-# terse: a jump (the ``if``) that depends on a tensor. ``explain`` lives in the private
-# ``torch._dynamo`` module; no public ``torch.compiler`` function reports break reasons in one
-# object. The :ref:`page about graphs in PyTorch
-# <sphx_glr_auto_examples_10_graphs_plot_40_graphs_in_pytorch.py>` counts the graphs of both
-# signs, shows ``fullgraph=True`` refusing such a break, and keeps the branch inside one graph with
-# ``tf.cond`` and ``torch.cond``.
-
-# %%
-# **TensorFlow (tf.function)**: AutoGraph refuses while tracing.
-@tf.function
-def half_defined(x):
-    if tf.reduce_sum(x) > 0:
-        y = x * 2
-    return y  # no y when the sum is not positive
-
-
-raised = False
-try:
-    half_defined(tf.constant([1.0, 2.0, 3.0]))
-except ValueError as error:
-    raised = True
-    print(str(error).strip().splitlines()[-1].strip())
-
-# %%
-# **PyTorch (torch.compile)**: the ``if`` breaks the graph.
-
-
-def branchy(x):
-    y = x * 2
-    if y.sum() > 0:  # Python needs a bool here
-        return y + 1
-    return y - 1
-
-
-x_pos = torch.tensor([1.0, 2.0, 3.0], device=torch_device)
-explanation = torch._dynamo.explain(branchy)(x_pos)
-print("graph_count:", explanation.graph_count)
-print("graph_break_count:", explanation.graph_break_count)
-for reason in explanation.break_reasons:
-    print("break:", reason.reason.splitlines()[0])
-    print("  at:", reason.user_stack[-1].line)
-torch.compiler.reset()
-
-# %%
-# The counts:
-assert raised
-assert (explanation.graph_count, explanation.graph_break_count) == (2, 1)
-
-# %%
-# Side effects: ``print`` and ``tf.print``
-# ----------------------------------------
-# The Python body of a ``tf.function`` runs while tracing, so a ``print`` in it runs only then:
-# three calls with the same signature print ``print lines: 1``. ``tf.print`` is an operation in the
-# graph (``PrintV2``) and runs at every call: ``tf.print lines: 3``. ``tf.print`` writes from
-# TensorFlow's C++ runtime, by default to the process's standard error, past Python's ``sys``
-# streams, so its lines would not reach this page (the
-# :ref:`debugging page <sphx_glr_auto_examples_10_graphs_plot_30_debugging.py>` shows this); here
-# it writes to a file in a temporary folder, which we read back.
-#
-# Dynamo cannot put a ``print`` into a graph, so it breaks the graph at the ``print``
-# (``graphs around the print: 2``: the ``mul`` before it and the ``add`` after it), and Python runs
-# the ``print`` at every call, as eager PyTorch would: ``print lines: 3``. With ``fullgraph=True``
-# a graph break is an error instead, and the error says why.
+# Dynamo cannot put a ``print`` into a graph, so it makes a :term:`graph break` at the ``print``:
+# it captures the ``mul`` before it and the ``add`` after it as two graphs, and Python runs the
+# ``print`` between them, at every call, as eager PyTorch would.
 
 # %%
 # **TensorFlow (tf.function)**: ``print`` runs at the trace.
@@ -132,15 +74,9 @@ with tempfile.TemporaryDirectory() as folder:
         for _ in range(3):
             y = noisy(x)
     tf_printed = log.read_text().splitlines()
-    graph = noisy.get_concrete_function(x).graph
-    op_types = [op.type for op in graph.get_operations()]
-lines = len(printed.getvalue().splitlines())
-print(printed.getvalue(), end="")
-print(*tf_printed, sep="\n")
-print("print lines:", lines)
-print("tf.print lines:", len(tf_printed))
-print("PrintV2 in the graph:", "PrintV2" in op_types)
-tf_lines = lines, len(tf_printed)
+tf_lines = len(printed.getvalue().splitlines()), len(tf_printed)
+print("print lines:", tf_lines[0])
+print("tf.print lines:", tf_lines[1])
 tf_results["noisy"] = y
 
 # %%
@@ -159,35 +95,54 @@ x = torch.tensor([1.0, 2.0, 3.0], device=torch_device)
 with contextlib.redirect_stdout(io.StringIO()) as printed:
     for _ in range(3):
         y = graph_fn(x)
-lines = len(printed.getvalue().splitlines())
-print(printed.getvalue(), end="")
-print("print lines:", lines)
+torch_lines = len(printed.getvalue().splitlines())
+print("print lines:", torch_lines)
 print("graphs around the print:", len(graphs))
 for number, graph in enumerate(graphs, 1):
     print(f"graph {number} calls:", call_names(graph))
-torch_lines, torch_graphs = lines, len(graphs)
-torch.compiler.reset()
-whole = torch.compile(noisy, fullgraph=True,
-                      backend=counting_backend)
-sidebyside.show_error(RuntimeError, whole, x)  # Unsupported
+print_graphs = [call_names(graph) for graph in graphs]
 torch.compiler.reset()
 torch_results["noisy"] = y
 
 # %%
-# The counts:
-assert tf_lines == (1, 3) and "PrintV2" in op_types
-assert torch_lines == 3 and torch_graphs == 2
-assert [call_names(graph) for graph in graphs[:2]] == [["mul"], ["add"]]
+# With ``fullgraph=True`` a graph break is an error instead. The error's first line is terse;
+# its explanation, a line further, names ``print``. For ``print`` and logging functions there is
+# also a public way to keep one graph: add the function to
+# ``torch.compiler.config.reorderable_logging_functions``, and Dynamo captures the rest into one
+# graph and runs the ``print`` after the graph, still at every call (a value changed after the
+# ``print`` would be printed with its new value: the documented catch).
+whole = torch.compile(noisy, fullgraph=True, backend=counting_backend)
+try:
+    whole(x)
+    explained = None
+except RuntimeError as error:  # torch._dynamo.exc.Unsupported
+    lines = str(error).splitlines()
+    explained = next(line for line in lines if "Explanation:" in line)
+    print(f"{type(error).__name__}: {lines[0]}")
+    print(sidebyside.wrap(explained.strip(), "  ", hang="  "))
+torch.compiler.reset()
+graphs.clear()
+with torch.compiler.config.patch(reorderable_logging_functions={print}):
+    with contextlib.redirect_stdout(io.StringIO()) as printed:
+        for _ in range(3):
+            whole(x)  # fullgraph=True: one graph or an error
+torch.compiler.reset()
+reordered = len(graphs), len(printed.getvalue().splitlines())
+print("print reorderable, fullgraph=True: graphs", reordered[0])
+print("print lines:", reordered[1])
 
 # %%
-# Side effects: a Python counter
-# ------------------------------
-# A Python counter in the body, like the one the previous page counts traces with, is a side effect
-# too. In TensorFlow it runs while tracing only: three calls, ``Python body runs: 1``. Dynamo keeps
-# Python's meaning instead: the list grows at every call (``Python body runs: 3``). But the
-# compiled code reads the list, so Dynamo guards on its length, every call fails that guard, and
-# every call is a new graph (``graphs for a Python counter: 3``). That is why this site counts
-# PyTorch's graphs in a backend, outside the compiled function.
+# A Python counter: a new graph at every call, until the limit
+# ------------------------------------------------------------
+# A Python counter in the body is a side effect too, called ten times. In TensorFlow it runs while
+# tracing only. Dynamo keeps Python's meaning instead, and the list grows at every call. But the
+# code reads the list, so Dynamo :term:`guards <guard>` the graph on the list's length (printed
+# below): every call fails that guard and is a new graph.
+#
+# Not forever. Once a function has ``torch.compiler.config.recompile_limit`` graphs, Dynamo logs a
+# warning and compiles that function no more: a call that passes the guards of one of its graphs
+# still runs that graph, any other call runs as plain eager Python, with the right answer. So look
+# at where the new graphs stop and the graphs stop running; the counter keeps counting.
 
 # %%
 # **TensorFlow (tf.function)**: the counter runs at the trace.
@@ -201,16 +156,16 @@ def counted(x):
 
 
 x = tf.constant([1.0, 2.0, 3.0])
-for _ in range(3):
+for _ in range(10):
     y = counted(x)
-print("Python body runs:", len(body_runs))
 traces = counted.experimental_get_tracing_count()
-print("traces for a Python counter:", traces)
-tf_runs, tf_traces = len(body_runs), traces
+print("Python body runs:", len(body_runs))
+print("traces:", traces)
+tf_counter = len(body_runs), traces
 tf_results["counted"] = y
 
 # %%
-# **PyTorch (torch.compile)**: the counter runs every call.
+# **PyTorch (torch.compile)**: every call, a new graph, then eager.
 body_runs = []
 
 
@@ -219,164 +174,49 @@ def counted(x):
     return x * 2 + 1
 
 
-graphs.clear()
-graph_fn = torch.compile(counted, backend=counting_backend)
 x = torch.tensor([1.0, 2.0, 3.0], device=torch_device)
-for _ in range(3):
+caught = logging.handlers.BufferingHandler(capacity=100)
+logging.getLogger("torch._dynamo").addHandler(caught)
+graph_fn = torch.compile(counted, backend=counting_backend)
+new, ran = [], []
+for _ in range(10):
+    before, runs = len(graphs), len(graph_runs)
     y = graph_fn(x)
-print("Python body runs:", len(body_runs))
-print("graphs for a Python counter:", len(graphs))
-with torch.compiler.set_stance("fail_on_recompile"):
-    try:
-        graph_fn(x)
-    except RuntimeError as error:
-        print("the guard that fails next:", failed_guard(error))
-torch_runs, torch_graphs = len(body_runs), len(graphs)
+    new.append(len(graphs) - before)
+    ran.append(len(graph_runs) - runs)
+logging.getLogger("torch._dynamo").removeHandler(caught)
 torch.compiler.reset()
+print("Python body runs:", len(body_runs))
+print("recompile_limit:", torch.compiler.config.recompile_limit)
+print("new graph per call:", new)
+print("a graph ran per call:", ran)
+warned = [r.getMessage() for r in caught.buffer]
+for message in warned:
+    print("WARNING:", message.splitlines()[0])
+    guard = re.search(r"last reason: \S+ (.*?)\s+#", message)
+    print("  the last guard that failed:", guard[1])
+torch_counter = len(body_runs), new, ran, len(warned)
 torch_results["counted"] = y
 
 # %%
-# The counts:
-assert tf_runs == 1 and tf_traces == 1
-assert torch_runs == 3 and torch_graphs == 3
-
-# %%
-# The recompile limit
-# -------------------
-# ``tf.function`` does not stop: ten Python values of ``k`` give
-# ``new traces per k: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]``. When it notices frequent retracing it logs
-# a warning, which the page catches from TensorFlow's Python logger to show it. It warns at most
-# twice per function, and it recognises a function by its code: an identical ``def`` earlier in a
-# notebook would already have used up both warnings. So this experiment uses a function of its own,
-# ``times``.
+# A loop over the length, and one loop inside the graph
+# -----------------------------------------------------
+# An RNN-style loop, ``for t in range(x.shape[0])``, runs once per time step. A tracer sees the
+# length as a plain number and *unrolls* the loop, so every length is a new graph: a new trace in
+# TensorFlow, which never stops and warns when it notices frequent retracing; a new graph in
+# PyTorch, until the recompile limit, after which the lengths without a graph run eagerly.
+# Automatic dynamic shapes do not rescue this loop: ``range`` needs the length as a Python
+# ``int``, so Dynamo guards on its exact value.
 #
-# ``torch.compile`` does stop. Once a function has ``torch._dynamo.config.recompile_limit`` graphs
-# (``recompile_limit: 8``, read and not changed), Dynamo logs a warning and compiles that function
-# no more. A call that passes the guards of one of its graphs still runs that graph; any other call
-# runs as plain eager Python, with the right answer (checked in *They agree*). With the default
-# ``dynamic=None``, ``k`` would become dynamic at the second value (previous page), so here
-# ``dynamic=False`` makes Dynamo specialise on every value, as ``tf.function`` does:
-# ``new graphs per k: [1, 1, 1, 1, 1, 1, 1, 1, 0, 0]``, and a graph ran only for the values that
-# got one: ``graph ran per k: [1, 1, 1, 1, 1, 1, 1, 1, 0, 0]``. Calling ``k=3`` again runs its
-# graph: ``graph ran for k=3 again: 1``.
-#
-# Dynamo keeps its graphs with the function's code object, not with what ``torch.compile`` returns,
-# so every ``torch.compile`` of ``times`` shares one budget: a second one cannot compile ``k=8``
-# (``second wrapper, k=8: new graphs 0, graph ran 0``), unless it is made with
-# ``isolate_recompiles=True`` (``isolated, k=8: new graphs 1, graph ran 1``). To watch breaks and
-# recompiles, set ``TORCH_LOGS="graph_breaks,recompiles"`` before Python starts; ``tlparse`` turns
-# a log written with ``TORCH_TRACE`` into a report of every graph and break.
-
-# %%
-# **TensorFlow (tf.function)**: no limit, a warning.
-
-
-def times(x, k):  # a new function: no earlier call counts
-    return x * k
-
-
-x = tf.ones(3)
-graph_fn = tf.function(times)
-caught = logging.handlers.BufferingHandler(capacity=100)
-tf.get_logger().addHandler(caught)
-try:
-    new = []
-    for k in range(10):
-        before = graph_fn.experimental_get_tracing_count()
-        y = graph_fn(x, k)
-        after = graph_fn.experimental_get_tracing_count()
-        new.append(after - before)
-finally:
-    tf.get_logger().removeHandler(caught)
-print("new traces per k:", new)
-for record in caught.buffer:
-    message = record.getMessage().split(". ")[0]
-    message = re.sub(" at 0x[0-9a-f]+", "", message)
-    print(sidebyside.wrap(f"{record.levelname}: {message}"))
-tf_new, tf_warnings = new, len(caught.buffer)
-tf_results["x * 9"] = y
-
-# %%
-# **PyTorch (torch.compile)**: a limit, then eager.
-
-
-def times(x, k):  # a new function: no earlier call counts
-    return x * k
-
-
-x = torch.ones(3, device=torch_device)
-print("recompile_limit:", torch._dynamo.config.recompile_limit)
-graphs.clear()
-graph_fn = torch.compile(times, backend=counting_backend,
-                         dynamic=False)
-caught = logging.handlers.BufferingHandler(capacity=100)
-logging.getLogger("torch._dynamo").addHandler(caught)
-try:
-    new, ran = [], []
-    for k in range(10):
-        before, runs = len(graphs), len(graph_runs)
-        y = graph_fn(x, k)
-        new.append(len(graphs) - before)
-        ran.append(len(graph_runs) - runs)
-    runs = len(graph_runs)
-    graph_fn(x, 3)
-    ran_again = len(graph_runs) - runs
-    budget = {}  # a new wrapper; then one that counts its own
-    for name, isolate in [("second wrapper", False),
-                          ("isolated", True)]:
-        graph_fn = torch.compile(
-            times, backend=counting_backend, dynamic=False,
-            isolate_recompiles=isolate)
-        before, runs = len(graphs), len(graph_runs)
-        graph_fn(x, 8)
-        budget[name] = (len(graphs) - before,
-                        len(graph_runs) - runs)
-finally:
-    logging.getLogger("torch._dynamo").removeHandler(caught)
-    torch.compiler.reset()
-print("new graphs per k:", new)
-print("graph ran per k:", ran)
-print("graph ran for k=3 again:", ran_again)
-for name, (made, used) in budget.items():
-    print(f"{name}, k=8: new graphs {made}, graph ran {used}")
-for record in caught.buffer:
-    message = record.getMessage().splitlines()[0]
-    print(record.levelname + ":", message)
-torch_new, torch_ran = new, ran
-torch_warnings = len(caught.buffer)
-torch_results["x * 9"] = y
-
-# %%
-# The counts:
-assert tf_new == [1] * 10 and tf_warnings == 2
-assert torch._dynamo.config.recompile_limit == 8
-assert torch_new == [1] * 8 + [0, 0] and torch_ran == [1] * 8 + [0, 0]
-assert ran_again == 1 and torch_warnings == 1
-assert budget == {"second wrapper": (0, 0), "isolated": (1, 1)}
-
-# %%
-# One graph per length
-# --------------------
-# An RNN-style loop, ``for t in range(x.shape[0])``, unrolled by the trace, over lengths 1 to 8
-# (the previous page shows the unrolling, and a new trace for every length). With an
-# ``input_signature`` that leaves the length as ``None`` and a loop over ``tf.range``, AutoGraph
-# builds one graph with a ``while`` loop inside, and it serves every length:
-# ``input_signature: new traces [1, 0, 0, 0, 0, 0, 0, 0]``.
-#
-# In ``torch.compile``, automatic dynamic shapes do not rescue the Python loop: ``range`` needs the
-# length as a Python ``int``, so Dynamo specialises on it and guards on the exact value. Every
-# length is a new graph until the recompile limit, here 4 (``recompile_limit=4``):
-# ``python loop: new graphs [1, 1, 1, 1, 0, 0, 0, 0]``. After the limit, a length with no graph
-# runs as plain eager Python, and no captured graph runs at all:
-# ``python loop: graph ran [1, 1, 1, 1, 0, 0, 0, 0]``. ``torch.while_loop`` (public, marked
-# prototype; its documentation still says it does not support training, yet an eager ``backward()``
-# through it works in PyTorch 2.13, shown at the end of the PyTorch pane) keeps the loop inside the
-# graph, as ``tf.while_loop`` does: the first length is compiled with exact shapes, the second
-# marks the length dynamic, and that graph serves every length after it:
-# ``torch.while_loop: new graphs [1, 1, 0, 0, 0, 0, 0, 0]``.
+# The way out is a loop *inside* the graph. With an ``input_signature`` that leaves the length as
+# ``None`` and a loop over ``tf.range``, :term:`AutoGraph` builds one graph with a ``While``
+# operation in it. ``torch.while_loop`` (public, marked prototype) does the same for
+# ``torch.compile``: the first length is compiled with exact shapes, the second with a dynamic
+# length, which serves every length after it (lengths 1 to 10 below).
 rng = np.random.default_rng(0)
 w_np = (0.5 * rng.normal(size=(4, 4))).astype(np.float32)
-xs_np = [rng.normal(size=(n, 4)).astype(np.float32) for n in range(1, 9)]
+xs_np = [rng.normal(size=(n, 4)).astype(np.float32) for n in range(1, 11)]
+lengths = [len(x) for x in xs_np]
 
 # %%
 # **TensorFlow (tf.function)**: a loop over ``tf.range`` serves all.
@@ -384,23 +224,40 @@ xs, w = [tf.constant(x) for x in xs_np], tf.constant(w_np)
 signature = [tf.TensorSpec((None, 4)), tf.TensorSpec((4, 4))]
 
 
-@tf.function(input_signature=signature)
-def any_length(x, w):
+def python_loop(x, w):
     h = tf.zeros(4)
-    # AutoGraph: a while loop
-    for t in tf.range(tf.shape(x)[0]):
+    for t in range(x.shape[0]):  # a Python loop: unrolled
         h = tf.tanh(tf.linalg.matvec(w, h) + x[t])
     return h
 
 
-new = []
-for x in xs:
-    before = any_length.experimental_get_tracing_count()
-    y = any_length(x, w)
-    after = any_length.experimental_get_tracing_count()
-    new.append(after - before)
-print("input_signature: new traces", new)
-tf_y, tf_new = y, new
+def graph_loop(x, w):
+    h = tf.zeros(4)
+    for t in tf.range(tf.shape(x)[0]):  # AutoGraph: a While
+        h = tf.tanh(tf.linalg.matvec(w, h) + x[t])
+    return h
+
+
+caught = logging.handlers.BufferingHandler(capacity=100)
+tf.get_logger().addHandler(caught)
+tf_new = {}
+for name, loop in [("Python loop", tf.function(python_loop)),
+                   ("tf.range loop", tf.function(
+                       graph_loop, input_signature=signature))]:
+    tf_new[name] = []
+    for x in xs:
+        before = loop.experimental_get_tracing_count()
+        y = loop(x, w)
+        after = loop.experimental_get_tracing_count()
+        tf_new[name].append(after - before)
+    print(f"{name}: new traces {tf_new[name]}")
+tf.get_logger().removeHandler(caught)
+for record in caught.buffer:  # the first sentence, no address
+    message = record.getMessage().split(". ")[0]
+    message = re.sub(" at 0x[0-9a-f]+", "", message)
+    print(sidebyside.wrap(f"WARNING: {message}", hang="  "))
+tf_warnings = len(caught.buffer)
+tf_results["10-step loop"] = y
 
 # %%
 # **PyTorch (torch.compile)**: ``torch.while_loop`` serves all.
@@ -408,14 +265,14 @@ xs = [torch.from_numpy(x).to(torch_device) for x in xs_np]
 w = torch.from_numpy(w_np).to(torch_device)
 
 
-def rnn_loop(x, w):
-    h = torch.zeros(w.shape[0], device=w.device)
+def python_loop(x, w):
+    h = torch.zeros(4, device=w.device)
     for t in range(x.shape[0]):  # a Python loop: unrolled
         h = torch.tanh(w @ h + x[t])
     return h
 
 
-def while_rnn_loop(x, w):
+def graph_loop(x, w):
     def cond_fn(t, h):
         return t < x.shape[0]
 
@@ -424,71 +281,220 @@ def while_rnn_loop(x, w):
         return t + 1, torch.tanh(w @ h + x_t)
 
     t0 = torch.tensor(0, device=x.device)
-    h0 = torch.zeros(w.shape[0], device=w.device)
-    _, h = torch.while_loop(cond_fn, body_fn, (t0, h0))
-    return h
+    h0 = torch.zeros(4, device=w.device)
+    return torch.while_loop(cond_fn, body_fn, (t0, h0))[1]
 
 
-captures, ran = {}, {}
-for name, loop in [("python loop", rnn_loop),
-                   ("torch.while_loop", while_rnn_loop)]:
-    graphs.clear()
-    graph_loop = torch.compile(loop, backend=counting_backend,
-                               recompile_limit=4)
-    captures[name], ran[name] = [], []
+torch_new, torch_ran = {}, {}
+for name, loop in [("Python loop", python_loop),
+                   ("torch.while_loop", graph_loop)]:
+    compiled = torch.compile(loop, backend=counting_backend)
+    torch_new[name], torch_ran[name] = [], []
     for x in xs:
         before, runs = len(graphs), len(graph_runs)
-        y = graph_loop(x, w)
-        captures[name].append(len(graphs) - before)
-        ran[name].append(len(graph_runs) - runs)
+        y = compiled(x, w)
+        torch_new[name].append(len(graphs) - before)
+        torch_ran[name].append(len(graph_runs) - runs)
     torch.compiler.reset()
-    print(f"{name}: new graphs {captures[name]}")
-    print(f"{name}: graph ran {ran[name]}")
-torch_y, torch_captures = y, captures
-# a gradient through torch.while_loop: h0 * 2 three times
-h0 = torch.ones(2, requires_grad=True, device=torch_device)
-_, h3 = torch.while_loop(
-    lambda t, h: t < 3, lambda t, h: (t + 1, h * 2),
-    (torch.tensor(0, device=torch_device), h0))
-h3.sum().backward()
-print("d sum(h3) / d h0:", h0.grad.tolist())
-assert h0.grad.tolist() == [8.0, 8.0]
+    print(f"{name}: new graphs {torch_new[name]}")
+    print(f"{name}: a graph ran {torch_ran[name]}")
+torch_results["10-step loop"] = y
 
 # %%
-# The counts (the answers for the last length are checked in *They agree*):
-tf_results["8-step loop"], torch_results["8-step loop"] = tf_y, torch_y
-assert tf_new == [1] + [0] * 7
-up_to_limit = [1, 1, 1, 1, 0, 0, 0, 0]
-assert torch_captures == {"python loop": up_to_limit, "torch.while_loop": [1, 1] + [0] * 6}
-assert ran == {"python loop": up_to_limit, "torch.while_loop": [1] * 8}
+# In training, one graph still keeps every step
+# ---------------------------------------------
+# One graph serves every length, but for training the loop must keep what each step's gradient
+# needs, and that grows with the length in both frameworks, as the record of a Python loop does.
+# In TensorFlow, asking for gradients of a ``While`` gives it extra outputs: lists with one entry
+# per step (shown in a TensorFlow 1 graph, which we feed any length). In PyTorch, the backward
+# node of ``torch.while_loop`` (run eagerly here) keeps every step's carried values, stacked.
+
+# %%
+# **TensorFlow (graph)**: the ``While`` keeps a list entry per step.
+graph = tf.Graph()
+with graph.as_default():
+    x = tf.compat.v1.placeholder(tf.float32, (None, 4))
+    w = tf.constant(w_np)
+
+    def step(t, h):
+        return t + 1, tf.tanh(tf.linalg.matvec(w, h) + x[t])
+
+    _, h = tf.while_loop(lambda t, h: t < tf.shape(x)[0], step,
+                         (0, tf.zeros(4)))
+    gradient = tf.gradients(tf.reduce_sum(h), w)[0]
+    loop = next(op for op in graph.get_operations()
+                if op.type.endswith("While"))
+    kept = [(tf.raw_ops.TensorListLength(input_handle=t),
+             tf.raw_ops.TensorListElementShape(
+                 input_handle=t, shape_type=tf.int32))
+            for t in loop.outputs if t.dtype == tf.variant]
+tf_kept = {}
+with tf.compat.v1.Session(graph=graph) as session:
+    for n in (2, 4, 8):
+        lists = session.run(kept, {x: xs_np[n - 1]})
+        tf_kept[n] = sum(int(length) * int(np.prod(shape))
+                         for length, shape in lists)
+        print(f"{n} steps: {len(lists)} lists of {lists[0][0]}"
+              f" entries, {tf_kept[n]} numbers")
+
+# %%
+# **PyTorch (eager)**: the backward node keeps every step.
+
+
+def numbers_held(node):
+    """How many numbers a backward node's tensors hold."""
+    held = 0
+    for value in vars(node).values():
+        items = value if isinstance(value, tuple) else (value,)
+        for item in items:
+            if isinstance(item, torch.Tensor):
+                held += item.numel()
+    return held
+
+
+w = torch.from_numpy(w_np).to(torch_device)
+w.requires_grad_()
+torch_kept = {}
+for n in (2, 4, 8):
+    h = graph_loop(xs[n - 1], w)
+    torch_kept[n] = numbers_held(h.grad_fn)
+    print(f"{n} steps: {torch_kept[n]} numbers")
+h.sum().backward()  # the gradient flows through the loop
+print("w.grad:", w.grad.shape)
+
+# %%
+# The loops, drawn
+# ----------------
+# Left, the graphs each framework built as the length grows (how many in all): the Python loops
+# climb, TensorFlow's without end, PyTorch's until the recompile limit (shaded: the lengths it ran
+# eagerly); the loops inside a graph stay flat. Right, what the one-graph loops keep for the
+# backward pass: it grows by the same amount at every step, in both frameworks.
+limit = torch.compiler.config.recompile_limit
+fig, (ax_graphs, ax_kept) = plt.subplots(1, 2, figsize=(8, 3.6))
+frameworks = [("TF", tf_new, tf_kept, sidebyside.graphs.TF_COLOR, "o-"),
+              ("PyTorch", torch_new, torch_kept, sidebyside.graphs.TORCH_COLOR, "s--")]
+for who, new, kept, color, style in frameworks:
+    for name, counts in new.items():  # a loop in the graph: dotted
+        line = style if name == "Python loop" else style[0] + ":"
+        ax_graphs.plot(lengths, np.cumsum(counts), line, color=color, lw=2, label=f"{who}: {name}")
+    ax_kept.plot(list(kept), list(kept.values()), style, color=color, lw=2, label=who)
+ax_graphs.axvspan(limit + 0.5, lengths[-1] + 0.5, color="0.92")  # PyTorch ran eagerly
+ax_graphs.set(xlabel="sequence length", ylabel="graphs built so far", xticks=lengths)
+ax_kept.set(xlabel="steps", ylabel="numbers kept for backward", xticks=list(tf_kept), ylim=(0, None))
+for ax in (ax_graphs, ax_kept):
+    ax.legend(fontsize=9)
+fig.tight_layout()
+plt.show()
+# sphinx_gallery_thumbnail_number = 1
+
+# %%
+# Going deeper: finding the breaks, and whose budget
+# --------------------------------------------------
+# ``torch._dynamo.explain(fn)(*args)`` runs a function once and reports its graphs and the reason
+# for each break (private: no public ``torch.compiler`` function reports break reasons).
+# ``TORCH_LOGS="graph_breaks,recompiles"``, set before Python starts, logs every break and
+# recompile, and ``tlparse`` turns a log written with ``TORCH_TRACE`` into a report.
+#
+# With ``fullgraph=True`` (or ``torch.compiler.config.fail_on_recompile_limit_hit``) hitting the
+# limit raises instead of running eagerly. Dynamo keeps its graphs with the function's *code
+# object*, not with what ``torch.compile`` returns, so every ``torch.compile`` of ``counted``
+# shares one budget: a new wrapper compiles nothing more, unless it is made with
+# ``isolate_recompiles=True``. Beside the limit per function, ``accumulated_recompile_limit`` caps
+# all of them together.
+with contextlib.redirect_stdout(io.StringIO()):  # noisy prints
+    explanation = torch._dynamo.explain(noisy)(torch.ones(3, device=torch_device))
+explained_counts = explanation.graph_count, explanation.graph_break_count
+print("graphs: {}, breaks: {}".format(*explained_counts))
+print("break:", explanation.break_reasons[0].reason.splitlines()[0])
+del explanation  # it holds the graphs
+torch.compiler.reset()
+x = torch.tensor([1.0, 2.0, 3.0], device=torch_device)
+whole = torch.compile(counted, backend=counting_backend, fullgraph=True)
+calls = []
+try:
+    while len(calls) < 10:
+        calls.append(whole(x))
+except Exception as error:  # FailOnRecompileLimitHit
+    print(f"fullgraph=True, after {len(calls)} calls: {type(error).__name__}")
+budget = {}
+for name, isolate in [("another wrapper", False), ("isolated", True)]:
+    graph_fn = torch.compile(counted, backend=counting_backend,
+                             isolate_recompiles=isolate)
+    before = len(graphs)
+    graph_fn(x)
+    budget[name] = len(graphs) - before
+    print(f"{name}: new graphs {budget[name]}")
+torch.compiler.reset()
+print("accumulated_recompile_limit:", torch.compiler.config.accumulated_recompile_limit)
+
+# %%
+# Going deeper: a tracer that does not check (``torch.jit.trace``)
+# ----------------------------------------------------------------
+# TorchScript's ``torch.jit.trace``, which this PyTorch deprecates (the warning is printed
+# below), traces once and checks nothing at later calls: traced at 10 steps, it silently runs the
+# 10-step graph on a sequence of 20. ``torch.compile`` guards on the length instead, and compiles
+# a second graph. It is shown because older code still uses it.
+x10, x20 = xs[9], torch.cat([xs[9], xs[0], xs[8]])  # 10 and 20 steps
+w = torch.from_numpy(w_np).to(torch_device)
+with warnings.catch_warnings(record=True) as deprecations:
+    warnings.simplefilter("always")
+    traced = torch.jit.trace(python_loop, (x10, w))
+print("jit.trace, right at 20 steps:", torch.allclose(traced(x20, w), python_loop(x20, w)))
+print("it ran only 10:", torch.allclose(traced(x20, w), python_loop(x20[:10], w)))
+graphs.clear()
+compiled = torch.compile(python_loop, backend=counting_backend)
+print("torch.compile, right at 20 steps:",
+      all(torch.allclose(compiled(x, w), python_loop(x, w)) for x in (x10, x20)))
+print("torch.compile, graphs:", len(graphs))
+torch.compiler.reset()
+print(sidebyside.on_this_version("torch"))
+for warning in deprecations:
+    print(f"  {warning.category.__name__}: {warning.message}")
+# sphinx_gallery_start_ignore
+dynamo_log.handlers = quiet  # standard error gets Dynamo's warnings again
+# sphinx_gallery_end_ignore
 
 # %%
 # They agree
 # ----------
 # However many graphs each framework built, and whether PyTorch ran a graph or fell back to eager
-# Python, the answers are the same:
+# Python, the answers are the same; and what the text said, checked.
 for what, tf_value in tf_results.items():
     sidebyside.assert_close(tf_value, torch_results[what], what=what, device=torch_device)
 assert tf_results.keys() == torch_results.keys()
+assert tf_lines == (1, 3) and torch_lines == 3 and print_graphs == [["mul"], ["add"]]
+assert explained is not None and "print" in explained
+assert reordered == (1, 3)  # one graph, and the print still at every call
+assert tf_counter == (1, 1)
+assert torch_counter[0] == 10 and torch_counter[3] >= 1  # Python ran every call; a warning
+assert torch_counter[1] == torch_counter[2] == [1] * limit + [0] * (10 - limit)
+assert tf_new == {"Python loop": [1] * 10, "tf.range loop": [1] + [0] * 9} and tf_warnings >= 1
+assert torch_new["Python loop"] == torch_ran["Python loop"] == [1] * limit + [0] * (10 - limit)
+assert torch_new["torch.while_loop"] == [1, 1] + [0] * 8 and torch_ran["torch.while_loop"] == [1] * 10
+for kept in (tf_kept, torch_kept):  # grows by the same amount at every step
+    more = [(kept[b] - kept[a]) / (b - a) for a, b in [(2, 4), (4, 8)]]
+    assert more[0] == more[1] > 0
+assert explained_counts == (2, 1)
+assert len(calls) == limit and budget == {"another wrapper": 0, "isolated": 1}
+assert deprecations and all("deprecated" in str(d.message) for d in deprecations)
 sidebyside.parity_report()
 
 # %%
 # What to take away
 # -----------------
-# * AutoGraph turns a Python ``if`` on a tensor into ``tf.cond``, or refuses while
-#   tracing; Dynamo breaks the graph and runs the ``if`` in Python.
-#   ``torch._dynamo.explain`` lists the breaks and their reasons.
-# * Python side effects run only while tracing in ``tf.function`` (use ``tf.print``); in
-#   ``torch.compile`` they run at every call, through graph breaks or extra guards (a counter
-#   in a list, or an ``int`` on a module, is a new graph at every call).
-# * ``torch.compile`` stops compiling a function at ``recompile_limit`` graphs: a call
-#   that one of them accepts still runs it, any other call runs eagerly. ``tf.function``
-#   keeps tracing, and warns. The limit counts per function, across every ``torch.compile`` of
-#   it, unless ``isolate_recompiles=True``; ``TORCH_LOGS="graph_breaks,recompiles"`` shows why.
-# * A Python loop over the length is a graph per length; a loop *inside* the graph serves every
-#   length: ``tf.while_loop`` (AutoGraph's ``tf.range`` loop) and ``torch.while_loop``.
+# * ``tf.function`` runs the Python in its body once, while tracing: a ``print`` or a counter
+#   there runs once, and only graph operations (``tf.print``) run at every call.
+# * ``torch.compile`` keeps Python's meaning: what it cannot capture (a ``print``) breaks the graph
+#   and runs in Python at every call; what it reads (a list's length) is guarded, and a changed
+#   value is a new graph. ``fullgraph=True`` turns a break into an error that names its cause;
+#   ``reorderable_logging_functions`` keeps a ``print`` out of the way.
+# * After ``recompile_limit`` graphs ``torch.compile`` stops compiling a function: calls that fit
+#   one of its graphs still run it, the others run eagerly. ``tf.function`` traces on, and warns.
+# * A Python loop over the length is a graph per length. A loop inside the graph
+#   (``tf.while_loop``, or AutoGraph's ``tf.range`` loop; ``torch.while_loop``) serves every
+#   length with one graph, but for training it still keeps what every step's gradient needs, so
+#   memory grows with the length.
 #
-# References: ``tf.function``, ``tf.function.experimental_get_tracing_count``, ``tf.TensorSpec``,
-# ``tf.print``, ``tf.get_logger``, ``tf.range``, ``torch.compile`` (``fullgraph``,
-# ``recompile_limit``, ``isolate_recompiles``), ``torch.compiler.reset``,
-# ``torch.compiler.set_stance``, ``torch._dynamo.explain``, ``torch.while_loop``, ``TORCH_LOGS``.
+# References: ``tf.function``, ``tf.print``, ``tf.while_loop``, ``tf.gradients``, ``torch.compile``
+# (``fullgraph``, ``isolate_recompiles``), ``torch.compiler.config``, ``torch.while_loop``,
+# ``torch._dynamo.explain``, ``torch.jit.trace``, ``TORCH_LOGS``.

@@ -492,6 +492,7 @@ benchmark.say([benchmark.load() or "not reported by this system"], condition="lo
 #
 # References: ``torch.compile``, ``torch.jit.script``, ``tf.function``,
 # ``tf.config.threading``, ``tf.compat.v1.ConfigProto``, ``Session.make_callable``.
+
 # sphinx_gallery_start_ignore
 for session, _, _ in tf1_graphs.values():  # nothing lingers in the next page
     session.close()

@@ -455,6 +455,7 @@ benchmark.say([f"one 1 × 32 by 32 × 32 product: PyTorch eager "
 #
 # References: ``torch.jit.script``, ``torch.autograd.grad``, ``tf.function``,
 # ``tf.TensorSpec``, ``tf.GradientTape``, ``tf.compat.v1.Session.make_callable``.
+
 # sphinx_gallery_start_ignore
 for session, _, _ in tf1_graphs.values():  # nothing lingers in the next page
     session.close()

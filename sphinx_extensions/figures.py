@@ -242,32 +242,8 @@ def add_dark_images(app, doctree) -> None:
                     image["alt"] = text["Title"]
 
 
-def link_figures_to_full_size(app, doctree, docname) -> None:
-    """A figure of a lesson opens full size on a tap or click: on a phone a graph's labels are
-    too small at the column's width, and a link to the image itself lets the reader zoom."""
-    from docutils import nodes
-
-    if not docname.startswith("auto_examples/"):
-        return
-    to_root = "../" * docname.count("/")
-    for image in list(doctree.findall(nodes.image)):
-        if isinstance(image.parent, nodes.reference) or not any(
-            c.startswith("sphx-glr-") and c.endswith("-img") for c in image["classes"]
-        ):
-            continue
-        found = app.env.images.get(image["uri"])
-        if not found:
-            continue
-        link = nodes.reference("", "", refuri=f"{to_root}_images/{found[1]}",
-                               classes=["sbs-full-size", *[c for c in image["classes"]
-                                                            if c.startswith("only-")]])
-        image.replace_self(link)
-        link += image
-
-
 def setup(app):
     configure_kernels(app)
-    app.connect("doctree-resolved", link_figures_to_full_size)
     # Before Sphinx's image collector (priority 500) reads the page's images.
     app.connect("doctree-read", add_dark_images, priority=400)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -6,6 +6,8 @@
   open a ``<details>`` that holds the target of a fragment or a find-in-page match).
 * the same pass drops sphinx-gallery's "Go to the end to download the full example code" box:
   the downloads are in the page's sidebar and at its end.
+* ``link_figures_to_full_size`` (``doctree-resolved``): a lesson's figure opens full size on a
+  tap or click (on a phone a graph's labels are too small at the column's width).
 """
 
 from __future__ import annotations
@@ -42,6 +44,30 @@ def fold_going_deeper(app, doctree: nodes.document) -> None:
             note.parent.remove(note)
 
 
+def link_figures_to_full_size(app, doctree, docname) -> None:
+    """A figure of a lesson opens full size on a tap or click: on a phone a graph's labels are
+    too small at the column's width, and a link to the image itself lets the reader zoom."""
+    from docutils import nodes
+
+    if not docname.startswith("auto_examples/"):
+        return
+    to_root = "../" * docname.count("/")
+    for image in list(doctree.findall(nodes.image)):
+        if isinstance(image.parent, nodes.reference) or not any(
+            c.startswith("sphx-glr-") and c.endswith("-img") for c in image["classes"]
+        ):
+            continue
+        found = app.env.images.get(image["uri"])
+        if not found:
+            continue
+        link = nodes.reference("", "", refuri=f"{to_root}_images/{found[1]}",
+                               classes=["sbs-full-size", *[c for c in image["classes"]
+                                                            if c.startswith("only-")]])
+        image.replace_self(link)
+        link += image
+
+
 def setup(app):
     app.connect("doctree-read", fold_going_deeper, priority=600)  # after panes (500)
+    app.connect("doctree-resolved", link_figures_to_full_size)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -52,9 +52,9 @@ quiet, dynamo_log.handlers = dynamo_log.handlers, [logging.NullHandler()]
 # :ref:`debugging page <sphx_glr_auto_examples_10_graphs_plot_30_debugging.py>` shows; in a
 # notebook its lines reach the cell, on this page we send them to a file and read it back).
 #
-# Dynamo cannot put a ``print`` into a graph, so it makes a :term:`graph break` at the ``print``:
-# it captures the ``mul`` before it and the ``add`` after it as two graphs, and Python runs the
-# ``print`` between them, at every call, as eager PyTorch would.
+# Dynamo (:term:`TorchDynamo`) cannot put a ``print`` into a graph, so it makes a
+# :term:`graph break` there: it captures the ``mul`` before it and the ``add`` after it as two
+# graphs, and Python runs the ``print`` between them, at every call, as eager PyTorch would.
 
 # %%
 # **TensorFlow (tf.function)**: ``print`` runs at the trace.
@@ -303,11 +303,12 @@ torch_results["10-step loop"] = y
 # %%
 # In training, one graph still keeps every step
 # ---------------------------------------------
-# One graph serves every length, but for training the loop must keep what each step's gradient
-# needs, and that grows with the length in both frameworks, as the record of a Python loop does.
-# In TensorFlow, asking for gradients of a ``While`` gives it extra outputs: lists with one entry
-# per step (shown in a TensorFlow 1 graph, which we feed any length). In PyTorch, the backward
-# node of ``torch.while_loop`` (run eagerly here) keeps every step's carried values, stacked.
+# One graph serves every length, but training must keep what each step's gradient needs, which
+# grows with the length in both frameworks, as the record of a Python loop does. In TensorFlow,
+# asking for gradients of a ``While`` gives it extra outputs: lists with one entry per step (shown
+# in a TensorFlow 1 graph, which we feed any length). In PyTorch, the backward node of
+# ``torch.while_loop``, run eagerly, keeps every step's carried values, stacked (its documentation
+# still says it does not support training; this eager backward works).
 
 # %%
 # **TensorFlow (graph)**: the ``While`` keeps a list entry per step.
@@ -430,10 +431,9 @@ print("accumulated_recompile_limit:", torch.compiler.config.accumulated_recompil
 # %%
 # Going deeper: a tracer that does not check (``torch.jit.trace``)
 # ----------------------------------------------------------------
-# TorchScript's ``torch.jit.trace``, which this PyTorch deprecates (the warning is printed
-# below), traces once and checks nothing at later calls: traced at 10 steps, it silently runs the
-# 10-step graph on a sequence of 20. ``torch.compile`` guards on the length instead, and compiles
-# a second graph. It is shown because older code still uses it.
+# TorchScript's ``torch.jit.trace`` (deprecated: the warning is printed below; older code still
+# uses it) traces once and checks nothing later: traced at 10 steps, it silently runs the 10-step
+# graph on a sequence of 20. ``torch.compile`` guards on the length, and compiles a second graph.
 x10, x20 = xs[9], torch.cat([xs[9], xs[0], xs[8]])  # 10 and 20 steps
 w = torch.from_numpy(w_np).to(torch_device)
 with warnings.catch_warnings(record=True) as deprecations:

@@ -80,10 +80,11 @@ print(traced.code.strip())
 #
 # By default (``strict=False``) ``torch.export`` traces much as ``tf.function`` does: it runs
 # ``forward``'s Python once, with :term:`fake tensors <fake tensor>` (shapes and dtypes, no data),
-# and records the operations they reach. ``strict=True`` has :term:`TorchDynamo`, the front end of
-# ``torch.compile``, analyse the bytecode instead; by ``export``'s documentation, the default does
-# not check some assumptions the graph bakes in (it does check shapes), strict mode makes the graph
-# sound but fails on more Python. Here both give the same graph (checked in *They agree*).
+# and records the operations they reach (*Going deeper* shows it). ``strict=True`` has
+# :term:`TorchDynamo`, the front end of ``torch.compile``, analyse the bytecode instead; by
+# ``export``'s documentation, the default does not check some assumptions the graph bakes in (it
+# does check shapes), strict mode makes the graph sound but fails on more Python. Here both give
+# the same graph (checked in *They agree*).
 
 # %%
 # **TensorFlow (tf.function)**: a ``ConcreteFunction``.
@@ -135,24 +136,6 @@ sidebyside.graphs.draw_dag(fx_to_networkx(exported.graph), ax_torch,
 fig.tight_layout()
 plt.show()
 # sphinx_gallery_thumbnail_number = 1
-
-# %%
-# The first page's ``y = (w + x) * (w + 1)``, exported, is a graph of two additions and a
-# multiplication, as ATen operations (PyTorch's operator library). A Python line in ``forward``
-# shows what export ran it with: one call, with fake tensors.
-ran_with = []
-
-
-class FirstPage(torch.nn.Module):
-    def forward(self, w, x):
-        ran_with.append(type(w).__name__)  # plain Python
-        return (w + x) * (w + 1)
-
-
-first_page = torch.export.export(FirstPage(), (torch.tensor(1.0), torch.tensor(2.0)))
-aten_ops = [str(n.target) for n in first_page.graph.nodes if n.op == "call_function"]
-print(aten_ops)
-print("forward ran with:", ran_with)
 
 # %%
 # One batch size, or any
@@ -359,6 +342,26 @@ print("the graph:", call_names(graphs[0]))
 for name, branch in graphs[0].named_children():
     print(f"  {name}:", call_names(branch))
 cond_graphs = list(graphs)
+
+# %%
+# Going deeper: what export ran ``forward`` with
+# ----------------------------------------------
+# The first page's ``y = (w + x) * (w + 1)``, exported, is a graph of two additions and a
+# multiplication, as ATen operations (PyTorch's operator library). A Python line in ``forward``
+# shows what export ran it with: one call, with fake tensors.
+ran_with = []
+
+
+class FirstPage(torch.nn.Module):
+    def forward(self, w, x):
+        ran_with.append(type(w).__name__)  # plain Python
+        return (w + x) * (w + 1)
+
+
+first_page = torch.export.export(FirstPage(), (torch.tensor(1.0), torch.tensor(2.0)))
+aten_ops = [str(n.target) for n in first_page.graph.nodes if n.op == "call_function"]
+print(aten_ops)
+print("forward ran with:", ran_with)
 
 # %%
 # Going deeper: where the weights live

@@ -196,7 +196,7 @@ if inductor_error is None:
 # a program per batch size from its one trace. Dynamo captures a graph for batch 64, one for 1
 # (a size of 1 is always specialised), and at 16 one with a dynamic batch (``s…`` below) for 256
 # and 4096 too (:ref:`automatic dynamic shapes
-# <sphx_glr_auto_examples_10_graphs_plot_40_graphs_in_pytorch.py>`).
+# <sphx_glr_auto_examples_10_graphs_plot_50_retracing.py>`).
 torch_sync, tf_sync = benchmark.gpu_syncs(torch_device, tf_device)
 tf_way, torch_way = (tf_x, tf_w, tf_sync), (torch_x, torch_w, torch_sync)
 capture = CountingBackend()  # runs each graph as it is

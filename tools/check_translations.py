@@ -39,8 +39,14 @@ TERMS = {
     "pack hook": "打包钩子",
     "unpack hook": "解包钩子",
     "temporary folder": "临时文件夹",
-    "oneDNN ops": "oneDNN 算子",
+    "oneDNN ops": "算子",
     "saved tensor": "保存的张量",
+    # the glossary's newer terms
+    "concrete function": "具体函数",
+    "input signature": "输入签名",
+    "function library": "函数库",
+    "fake tensor": "伪张量",
+    "activation checkpointing": "激活检查点",
 }
 # A "Going deeper" section is folded by its title's start (sphinx_extensions/lesson_layout.py).
 GOING_DEEPER = ("Going deeper", "深入")

@@ -204,7 +204,7 @@ function_grads = train_step(x)
 # ``relu``'s gradient is computed from its *output* ``h``. The eager tape kept more because it
 # decides per *type* of operation what to keep: TensorFlow's gradients of an addition and of the
 # mean look at their inputs' shapes, so the eager tape keeps those inputs whole, while the traced
-# gradient got the shapes as constants (``Going deeper`` below shows it).
+# gradient got the shapes as constants (the "Going deeper" section below shows it).
 #
 # ``x`` and ``W2`` exist anyway as input and parameter; what recording costs on top is the
 # *activations*, here ``h`` and ``out``. They have one row per example of the batch, so this

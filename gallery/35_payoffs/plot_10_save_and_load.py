@@ -161,6 +161,7 @@ print("range constraints:", program.range_constraints)
 # from the file. Both hold a ``relu``: ``use_relu`` was ``True``. The concrete function takes
 # ``x`` of shape ``(None, 3)``; the exported graph's ``x`` has a symbolic batch, which the
 # range constraints let be any size from 0 up (``int_oo`` is a symbolic infinity).
+
 # sphinx_gallery_thumbnail_number = 1
 exported = nx.DiGraph()
 for node in program.graph.nodes:

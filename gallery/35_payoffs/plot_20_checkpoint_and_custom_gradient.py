@@ -158,6 +158,7 @@ for plan, size in PLANS.items():
 
 # %%
 # The counts are exact, the same on every machine; the figure draws them.
+
 # sphinx_gallery_thumbnail_number = 1
 fig, axes = plt.subplots(1, 2, figsize=(9, 3.2))
 spots = np.arange(len(PLANS))

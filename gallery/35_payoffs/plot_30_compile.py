@@ -444,7 +444,7 @@ if tf_device == "/CPU:0":  # the table above ran on the CPU too
 # the launches as a *CUDA graph* and replays them with one. A replay reads its inputs where it
 # recorded them, so each call copies its arguments there, except parameters and tensors passed to
 # ``torch._dynamo.mark_static_address``: the weights go in as ``nn.Parameter``, only ``x`` is
-# copied. A dynamic graph records one CUDA graph per batch size. This runs where there is a GPU.
+# copied. A graph with a dynamic batch records one CUDA graph per batch size. This runs where there is a GPU.
 if "PyTorch CUDA graphs" in ways:
     print("On this machine (timed): CUDA graphs against compiled:",
           verdicts("PyTorch CUDA graphs", "PyTorch compiled") or "not measured")

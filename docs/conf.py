@@ -80,6 +80,7 @@ extensions = [
     "sphinx_extensions.paint_early",
     "sphinx_extensions.theme_fixes",
     "sphinx_extensions.shards",
+    "sphinx_extensions.api_links",
 ]
 exclude_patterns = [
     "_build",
@@ -146,8 +147,10 @@ sphinx_gallery_conf = {
     "reset_modules_order": "both",
     "capture_repr": ("_repr_html_", "__repr__"),
     "remove_config_comments": True,
-    # No API docs to link code names to: skip reading every `name.attr` of each example's globals
-    # after it ran (slow with both frameworks loaded, and it trips PyTorch's non-leaf .grad warning).
+    # Code names link to the API reference by their imports alone (`torch.autograd.grad`,
+    # `tf.function`): not by each example's globals after it ran, whose values a lesson reuses
+    # across panes (`y.backward` would link wherever `y` ended up; slow, and PyTorch warns on a
+    # non-leaf `.grad`). sphinx_extensions.api_links.
     "inspect_global_variables": False,
     "write_computation_times": False,  # its page pulls jQuery and DataTables from CDNs
     "show_memory": False,
@@ -161,6 +164,15 @@ sphinx_gallery_conf = {
         version=sidebyside.__version__, line=sidebyside.INSTALL_LINE
     ),
 }
+
+# -- API links -------------------------------------------------------------------------------------
+# Every torch, TensorFlow and NumPy name in a lesson's code links to its reference for the pinned
+# release (sphinx-gallery's code links, made by sphinx_extensions.api_links). The inventories are
+# kept in docs/inventories, so the build needs no network: tools/make_inventories.py remakes them
+# (README, "API links").
+from sphinx_extensions.api_links import references  # noqa: E402
+
+intersphinx_mapping = references(DOCS / "inventories")
 
 # -- Executed notebook pages (MyST) ----------------------------------------------------------------
 # sphinx_extensions.notebook_pages executes every notebook page in a process of its own while the gallery executes,

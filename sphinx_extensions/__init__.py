@@ -14,7 +14,8 @@
 ``site_files``            robots.txt, one sitemap, the offline zip
 ``stylesheets``           one purged stylesheet per page, icon fonts cut to size
 ``paint_early``           lazy images and deferred scripts
-``theme_fixes``           named sidebar toggles, no code-link pass
+``theme_fixes``           named sidebar toggles, sphinx-gallery's costly code-link pass removed
+``api_links``             torch, TensorFlow and NumPy names in code linked to their pinned reference
 ``shards``                one gallery executed on several machines, then merged
 ========================  ============================================================
 

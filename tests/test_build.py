@@ -46,7 +46,6 @@ def test_every_script_has_an_executed_page_with_provenance(site):
         assert '<span class="sbs-t">CPU</span>' in page and '<span class="sbs-t">TensorFlow</span>' in page
         assert any(output in page for output in EXECUTED_OUTPUTS), f"{script.name}: no output"
         assert '<div class="highlight"><pre>' in page, f"{script.name}: code not highlighted"
-        assert "sphx-glr-backref" not in page  # no API pages: sphinx_extensions.theme_fixes skips code links
 
 
 def test_concept_pages_show_panes_figures_and_parity(site):
@@ -298,6 +297,43 @@ def test_no_page_loads_anything_from_another_host(site):
             pytest.fail(f"{page.relative_to(site)} loads an external resource: {tag}")
 
 
+API_LINK = re.compile(r'<a class="[^"]*sphx-glr-backref[^"]*" href="([^"]+)"[^>]*>(.*?)</a>', re.S)
+
+
+def test_api_names_in_code_link_to_the_pinned_releases_references(site):
+    """sphinx-gallery's code links (sphinx_extensions.api_links): the inventories describe the
+    pinned releases, every link goes to those releases' references, and a sample of names, as
+    the code writes them, lands on its page."""
+    from sidebyside.device import REQUIRED
+
+    from sphinx_extensions.api_links import inventory_release
+
+    docs_txt = (ROOT / "requirements/docs.txt").read_text()
+    pins = {**REQUIRED, "numpy": re.search(r"^numpy==(\S+)", docs_txt, re.M)[1]}
+    for inventory in sorted((ROOT / "docs/inventories").glob("*.inv")):
+        project, version = inventory_release(inventory)
+        assert version == pins[project], f"{inventory.name}: {version}, the pin {pins[project]}"
+    torch = f"https://docs.pytorch.org/docs/{pins['torch'].rsplit('.', 1)[0]}/"
+    numpy = f"https://numpy.org/doc/{pins['numpy'].rsplit('.', 1)[0]}/"
+    tensorflow = "https://www.tensorflow.org/api_docs/python/"  # no reference per release for 2.21
+    sample = {
+        "torch.autograd.grad": torch + "generated/torch.autograd.grad.html#torch.autograd.grad",
+        "tf.function": tensorflow + "tf/function",  # in calls and in @tf.function decorators
+        "tf.tanh": tensorflow + "tf/math/tanh",  # TensorFlow's page is its canonical name's
+        "np.array": numpy + "reference/generated/numpy.array.html#numpy.array",
+    }
+    found, unlinked = {}, []
+    for page in sorted(site.glob("**/auto_examples/*/plot_*.html")):  # both languages
+        links = API_LINK.findall(page.read_text(encoding="utf-8"))
+        unlinked += [] if links else [str(page.relative_to(site))]
+        for href, text in links:
+            assert href.startswith((torch, numpy, tensorflow)), f"{page.name}: {href} not pinned"
+            found.setdefault(re.sub(r"<[^>]+>", "", text), set()).add(href)
+    assert not unlinked, f"pages whose code links to no API page: {unlinked}"
+    for name, href in sample.items():
+        assert found.get(name) == {href}, f"{name} links to {found.get(name)}, not {href}"
+
+
 # A C++ log line (abseil's format: "I0000 00:00:1795559483.371981    2977 port.cc:153] ...") or
 # abseil's notice before them: what TensorFlow writes to file descriptor 2 on import.
 NATIVE_LOG = re.compile(
@@ -328,7 +364,7 @@ def test_every_example_opens_in_colab_from_the_notebooks_the_workflow_publishes(
             assert branch == "colab"
             notebook = published / path
             assert notebook.is_file(), f"{script.name}: {path} is not among the published notebooks"
-            download = next(site.glob(f"_downloads/*/{script.stem}.ipynb"))
+            download = next((site / language).glob(f"_downloads/*/{script.stem}.ipynb"))
             assert notebook.read_bytes() == download.read_bytes(), f"{path} is not the download"
 
 

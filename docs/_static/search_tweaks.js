@@ -11,9 +11,9 @@
       .toLowerCase()
       .split(/\s+/)
       .filter((word) => word.length > 0);
-  const sphinxScore = Scorer.score;
+  const sphinxScore = Scorer.score || ((result) => result[4]);  // Sphinx ships none
   Scorer.score = (result) => {
-    const [docname, title, anchor, , score] = result;
+    const [docname, title, anchor] = result;
     let boost = 0;
     const heading = (title || "").toLowerCase();
     if (words().some((word) => heading.includes(word))) boost += anchor ? 20 : 40;

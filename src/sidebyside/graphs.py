@@ -243,7 +243,7 @@ def _sugiyama(dag: nx.DiGraph, sizes: dict):
     and of each point where an edge crosses a column it neither starts nor ends in; the (left,
     right) of the column each of them stands in; and each edge's chain, tail, points, head.
     """
-    from grandalf.graphs import Edge, Graph, Vertex
+    from grandalf.graphs import Edge, Vertex, graph_core
     from grandalf.layouts import SugiyamaLayout, VertexViewer
 
     order = ordered_nodes(dag)
@@ -261,7 +261,15 @@ def _sugiyama(dag: nx.DiGraph, sizes: dict):
     def key(v):
         return v.data if isinstance(v, Vertex) else v  # a node, or grandalf's point on an edge
 
-    for part in Graph(list(vertices.values()), edges).C:
+    # One connected part at a time, its vertices and edges in our order: grandalf's own Graph
+    # gathers each part's edges in a set of objects, whose order follows memory addresses and so
+    # changes from run to run (and with it the crossing reduction's result).
+    parts = sorted(nx.weakly_connected_components(dag), key=lambda nodes: min(map(index.get, nodes)))
+    for nodes in parts:
+        part = graph_core(
+            [vertices[node] for node in sorted(nodes, key=index.get)],
+            [edge for edge in edges if edge.v[0].data in nodes],
+        )
         sugiyama = SugiyamaLayout(part)
         sugiyama.xspace, sugiyama.yspace = NODE_GAP, LAYER_GAP
         sugiyama.init_all(optimize=True)  # optimize: a source sits just before its consumer

@@ -16,7 +16,11 @@ from sidebyside import device
 
 import run_downloads as run_downloads_  # tools/run_downloads.py
 from conftest import GALLERY_SCRIPTS, ROOT
-from sphinx_gallery.py_source_parser import split_code_and_text_blocks
+from sphinx_gallery.py_source_parser import (
+    remove_config_comments,
+    remove_ignore_blocks,
+    split_code_and_text_blocks,
+)
 
 from sphinx_extensions.downloads import with_install_header
 
@@ -173,14 +177,22 @@ def test_downloaded_notebooks_run_top_to_bottom_in_a_kernel(reader_runs):
 
 
 def code_blocks(script: Path) -> list[str]:
-    """The script's code blocks as sphinx-gallery splits it: what the build executes one by one."""
+    """The script's code blocks as sphinx-gallery splits it and puts them in a notebook: without
+    the lines hidden from the page (``sphinx_gallery_start_ignore`` … ``end_ignore``) and its
+    config comments (``# sphinx_gallery_thumbnail_number``); the build runs those too."""
     _, blocks = split_code_and_text_blocks(str(script))
-    return [code for block in blocks if block.type == "code" and (code := block.content.strip())]
+    cleaned = (
+        remove_config_comments(remove_ignore_blocks(block.content))
+        for block in blocks
+        if block.type == "code"
+    )
+    return [code for content in cleaned if (code := content.strip())]
 
 
 def test_every_download_holds_exactly_the_code_the_build_ran(downloads):
     """The script is its source plus the install header; the notebook is the install cell, then
-    the source's code blocks as code cells, in order: so what the build executed is what runs."""
+    the source's code blocks as code cells, in order, without what the page hides: so what the
+    build executed is what runs (the .py runs the hidden checks too)."""
     for script in GALLERY_SCRIPTS:
         source = script.read_text(encoding="utf-8")
         assert downloads[script.name].read_text(encoding="utf-8") == with_install_header(source)

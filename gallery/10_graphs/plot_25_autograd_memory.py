@@ -377,7 +377,8 @@ x, W1, b1, W2, b2 = tf_network()
 tape, loss, kept = record(x, persistent=True)
 tape.gradient(loss, [W1, b1])
 tape.gradient(loss, [W2, b2])
-print("persistent, after two gradient():", alive(kept))
+print("persistent, after two gradient():")
+print(" ", alive(kept))
 del tape  # a persistent tape holds its record until then
 print("after del tape:", alive(kept))
 

@@ -26,8 +26,8 @@ import torch
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
-sidebyside.provenance()
 tf_results, torch_results, tf_counts, torch_counts = {}, {}, {}, {}
+sidebyside.provenance()
 
 # %%
 # How we count

@@ -36,13 +36,13 @@ torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 counting_backend = CountingBackend()
 graphs, graph_runs = counting_backend.graphs, counting_backend.runs
 tf_results, torch_results = {}, {}
-sidebyside.provenance()
 # sphinx_gallery_start_ignore
 # Dynamo logs warnings to standard error at length; the page catches the one it shows itself, so
 # standard error gets a NullHandler instead (without any, Python's last resort would print them).
 dynamo_log = logging.getLogger("torch._dynamo")
 quiet, dynamo_log.handlers = dynamo_log.handlers, [logging.NullHandler()]
 # sphinx_gallery_end_ignore
+sidebyside.provenance()
 
 # %%
 # A ``print``: a graph break

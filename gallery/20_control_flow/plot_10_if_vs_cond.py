@@ -26,8 +26,6 @@ import torch
 
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
-sidebyside.provenance()
-
 rng = np.random.default_rng(0)
 x_np = rng.standard_normal((3, 4), dtype=np.float32)
 w1_np = rng.standard_normal((4, 5), dtype=np.float32)
@@ -39,6 +37,8 @@ def first_row(y):
     """The first row of a result, rounded, for printing."""
     return " ".join(f"{value:+.3f}" for value in y[0])
 
+
+sidebyside.provenance()
 
 # %%
 # A branch chosen at run time

@@ -313,8 +313,8 @@ print("Masking, real_zero:",
       masking.compute_mask(real_zero).numpy())
 tokens = np.array([[7, 3, 9, 0], [5, 0, 0, 0]])
 embedding = tf.keras.layers.Embedding(10, 4, mask_zero=True)
-print("Embedding:",
-      embedding.compute_mask(tokens).numpy().tolist())
+print("Embedding:")
+print(embedding.compute_mask(tokens).numpy())
 
 
 def keras_loss(x, y, mask=None):

@@ -211,8 +211,9 @@ keras_sgd, traces = keras_losses(SGD(lr_sgd, momentum=0.9))
 print("losses:", keras_sgd.round(4))
 _, lazy_traces = keras_losses(SGD(lr_sgd, momentum=0.9),
                               build=False)
-print("traces in five calls: optimizer built first:", traces,
-      " built in the first trace:", lazy_traces)
+print("traces in five calls")
+print("  optimizer built first:", traces)
+print("  built in the first trace:", lazy_traces)
 
 # %%
 # **PyTorch (eager)**: ``backward()`` then ``step()``, each step.

@@ -34,15 +34,15 @@ tf_pools, _ = sidebyside.benchmark.pin_threads(1, show=False)
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 to_numpy = sidebyside.parity.to_numpy
-sidebyside.provenance()
-
-
 def flat(grads):  # a list of gradients as one NumPy vector
     return np.concatenate([to_numpy(g).ravel() for g in grads])
 
 
 def same(a, b):  # two lists of gradients, up to round-off
     return np.allclose(flat(a), flat(b), rtol=1e-4, atol=1e-6)
+
+
+sidebyside.provenance()
 
 
 # %%

@@ -33,14 +33,6 @@ _, session_config = benchmark.pin_threads(THREADS)  # prints them
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 sidebyside.provenance(math=True)
-# sphinx_gallery_start_ignore
-# This CUDA build of torch, on a machine without a GPU, logs "No CUDA runtime is found"
-# when Inductor first loads its C++ tools: a line the lesson did not print.
-import logging
-
-logging.getLogger("torch.utils.cpp_extension").addFilter(
-    lambda record: "No CUDA runtime" not in record.getMessage())
-# sphinx_gallery_end_ignore
 
 # %%
 # The workloads

@@ -54,6 +54,9 @@ TARGETS = {  # name: (limit, unit): the project's standing build-loop targets
     "both languages / English": (1.25, "×"),  # the Chinese build reuses the executed outputs
     # `make html EXAMPLE=…` after a full build, minus `python <that script>` in its folder
     "edit loop − script alone": (2.5, "s"),
+    # make test's suite, caches warm, against the two-language rebuild it proves: each example
+    # runs at most twice there (the site's build and the reader's download)
+    "tests / both languages": (3.0, "×"),
 }
 EDITED = "20_autograd"  # the example the edit loop rebuilds: plot_20_autograd.py only
 EDIT_LOOP_RUNS = 3  # a 10-second run varies by ±20 % here: the ratio compares medians
@@ -289,6 +292,13 @@ def run_matrix() -> dict | None:
     return json.loads(report.read_text(encoding="utf-8"))
 
 
+def run_tests(env: dict) -> dict:
+    """make test's suite (pytest), once: its wall time and peak memory."""
+    print("the tests: pytest, as make test runs it (caches warm) ...", flush=True)
+    return measured_run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+                        cwd=ROOT, env={**env, "SIDEBYSIDE_SITE": ""})
+
+
 def failed(run: dict, what: str) -> bool:
     """Show the end of the output of a run that failed; drop the output of one that did not."""
     output = run.pop("output")
@@ -322,6 +332,7 @@ def main() -> int:
     parser.add_argument("--json", type=Path, default=ROOT / "docs" / "_build" / "bench.json")
     parser.add_argument("--in-place", action="store_true", help="build docs/_build/html itself")
     parser.add_argument("--no-matrix", action="store_true", help="skip `make matrix`'s run")
+    parser.add_argument("--no-tests", action="store_true", help="skip timing the test suite")
     args = parser.parse_args()
     env = {**ENV, **os.environ, "EXAMPLE": ""}  # the caller's settings win, as with make
     cache = Path(env["TORCHINDUCTOR_CACHE_DIR"])
@@ -361,6 +372,9 @@ def main() -> int:
         edit_loop = run_edit_loop(docs, out, env)
         if failed(edit_loop, "the edit loop"):
             return 1
+    tests = None if args.no_tests else run_tests(env)
+    if tests is not None and failed(tests, "the tests"):
+        print("(the tests failed: their time is reported anyway)")
     matrix = None if args.no_matrix else run_matrix()
     bare, rebuild = medians(bares), medians(rebuilds)
     chinese = statistics.median(run["seconds"] for run in chineses)
@@ -389,9 +403,13 @@ def main() -> int:
         "both languages / English": (rebuild["seconds"] + chinese) / rebuild["seconds"],
         "edit loop − script alone": edit_seconds - alone_seconds,
     }
+    if tests is not None:
+        values["tests / both languages"] = tests["seconds"] / (rebuild["seconds"] + chinese)
+        rebuild.update(tests_seconds=tests["seconds"])
     checks = {
         name: {"value": values[name], "limit": limit, "unit": unit, "pass": values[name] <= limit}
         for name, (limit, unit) in TARGETS.items()
+        if name in values
     }
     for page, page_scores in scores.items():
         for category, minimum in LIGHTHOUSE_TARGETS.items():

@@ -12,21 +12,9 @@ PIP    := $(if $(INDEX_ONLY),env $$(env | sed -n 's/^\(PIP_[A-Z_]*\)=.*/-u \1/p'
 KIND   := $(shell nvidia-smi -L >/dev/null 2>&1 && echo cuda || echo cpu)
 STAMP  := $(VENV)/.installed-$(KIND)
 SPHINXOPTS ?=
-# Warnings are errors, nitpicky references, keep going to report every problem. A full build starts
-# from a fresh environment (-E) and re-executes everything; `make html EXAMPLE=name` (the edit loop)
-# re-executes only the matching examples and re-reads only the pages that changed.
-SPHINXBUILD = $(BIN)/sphinx-build -b html -n -W --keep-going $(if $(EXAMPLE),,-E) $(SPHINXOPTS)
-export TF_CPP_MIN_LOG_LEVEL := 2
-export MPLBACKEND := Agg
-export PYTHONHASHSEED := 0
-# One thread per framework, so the benchmark page compares like with like (stated on the page).
-export TF_NUM_INTRAOP_THREADS := 1
-export TF_NUM_INTEROP_THREADS := 1
-# torch.compile's compiled kernels survive between builds (a cold compile costs ~10 s here).
-export TORCHINDUCTOR_CACHE_DIR := $(CURDIR)/docs/_build/torchinductor
-# The site's graph pictures are laid out by Graphviz's dot (a reader without it gets a pure-Python
-# layered layout from the same code).
-export SIDEBYSIDE_GRAPH_LAYOUT := dot
+# How the site is built (the Sphinx command, its environment, the languages' folders) is
+# written once, in tools/site_build.py: the targets below, tox, `make bench` and the tests call it.
+SITE_BUILD = $(BIN)/python tools/site_build.py
 # apt-get as root, or through sudo where it needs no password (CI runners); else say what to run.
 AS_ROOT = if [ "$$(id -u)" = 0 ]; then $(1); elif sudo -n true 2>/dev/null; then sudo $(1); \
   else echo "Run 'sudo $(1)' first."; exit 1; fi
@@ -54,15 +42,14 @@ $(STAMP): requirements/*.txt pyproject.toml
 # only); `make merge SHARDS="dir1 dir2 ..."` then builds the site from the shards' docs/auto_examples.
 LANGUAGES ?= $(if $(EXAMPLE),en,en zh_CN)
 html: $(STAMP) graphviz node-tools
-	EXAMPLE=$(EXAMPLE) SHARD=$(SHARD) $(SPHINXBUILD) -d docs/_build/doctrees/en docs docs/_build/html
-	$(if $(and $(filter zh_CN,$(LANGUAGES)),$(if $(SHARD),,1)),SIDEBYSIDE_LANG=zh_CN $(SPHINXBUILD) \
-	  -d docs/_build/doctrees/zh_CN docs docs/_build/html/zh_CN)
+	$(SITE_BUILD) --languages "$(LANGUAGES)" --example "$(EXAMPLE)" --shard "$(SHARD)" \
+	  $(if $(KEEP_OUTPUTS),--keep-outputs) -- $(SPHINXOPTS)
 	@echo "Site: docs/_build/html/index.html (中文: docs/_build/html/zh_CN/index.html)"
 
 merge: $(STAMP)
 	@test -n "$(SHARDS)" || { echo 'Name the shards: make merge SHARDS="dir1 dir2"'; exit 1; }
 	$(BIN)/python sphinx_extensions/shards.py merge $(SHARDS)
-	SIDEBYSIDE_MERGED=1 $(MAKE) html
+	$(MAKE) html KEEP_OUTPUTS=1
 
 # After adding an example, or when the examples' times change a lot: the shards' balance.
 example-times: $(STAMP)
@@ -73,7 +60,7 @@ example-times: $(STAMP)
 # marked fuzzy; `make test` fails, naming file and message, while any message is untranslated).
 gettext: $(STAMP)
 	rm -rf docs/_build/gettext
-	SIDEBYSIDE_EXECUTE=0 $(BIN)/sphinx-build -b gettext -q docs docs/_build/gettext
+	$(SITE_BUILD) --builder gettext -- -q
 	$(BIN)/sphinx-intl update -p docs/_build/gettext -l zh_CN -d docs/locale -w 0
 	$(BIN)/python tools/check_translations.py --drop-obsolete
 
@@ -116,9 +103,7 @@ zh-locale:
 DOCS ?= docs
 PORT ?= 8000
 serve: $(STAMP) graphviz
-	SIDEBYSIDE_LIVE=1 $(BIN)/sphinx-autobuild $(DOCS) $(DOCS)/_build/html -b html -n --keep-going \
-	  --watch $(DOCS)/../gallery --watch src --port $(PORT) \
-	  --re-ignore '(auto_examples|jupyter_execute|gen_modules|jupyter_cache|torchinductor|_build)/'
+	$(SITE_BUILD) --serve $(PORT) --docs $(DOCS)
 
 # Every example under each variation a reader's machine brings (tools/matrix.py): oneDNN off and
 # on, one and two threads, a random hash seed, an odd folder name, a Chinese locale, and packages

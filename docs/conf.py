@@ -1,35 +1,19 @@
 """Sphinx configuration for sidebyside: static vs dynamic computation graphs, side by side."""
 
-import os
-import re
 import sys
 from pathlib import Path
-from urllib.parse import urlparse
 
 import sidebyside
 
 DOCS = Path(__file__).parent
 sys.path.insert(0, str(DOCS.parent))  # the site's extensions: sphinx_extensions/, one module per job
-from sphinx_extensions import shards  # noqa: E402  (one gallery built on several machines)
-
-# Keep TensorFlow's C++ log lines out of the terminal and the pages.
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-os.environ.setdefault("MPLBACKEND", "Agg")
-
-# Stop at once, with the fix, if torch or TensorFlow is missing or the wrong version. The weekly
-# check of new releases (tools/versions.py --prerelease) builds with any version in range.
-sidebyside.require_frameworks(exact=os.environ.get("SIDEBYSIDE_ANY_VERSION") != "1")
 
 # -- Project ---------------------------------------------------------------------------------------
 project = "sidebyside"
-# Where the site is hosted; a fork sets SIDEBYSIDE_BASEURL (the CI workflow takes it from GitHub
-# Pages). Canonical links, the sitemap, robots.txt, social cards and the 404 page use it.
-site_baseurl = os.environ.get("SIDEBYSIDE_BASEURL", "https://sidebyside.github.io/sidebyside/")
-if not site_baseurl.endswith("/"):
-    site_baseurl += "/"
-# The GitHub repository (owner/name): "Open in Colab" opens each example's notebook from its
-# `colab` branch, where the workflow publishes them (the workflow sets it to its own repository).
-sidebyside_repo = os.environ.get("SIDEBYSIDE_REPO", "sidebyside/sidebyside")
+# Where the site is hosted (`sidebyside_baseurl`) and the GitHub repository whose `colab` branch
+# "Open in Colab" opens (`sidebyside_repo`): a fork's CI sets them (tools/site_build.py passes
+# SIDEBYSIDE_BASEURL and SIDEBYSIDE_REPO on). html_baseurl and what follows from it are set per
+# language by sphinx_extensions/build_modes.py.
 author = "the sidebyside authors"
 copyright = "2026, the sidebyside authors"
 
@@ -37,20 +21,15 @@ copyright = "2026, the sidebyside authors"
 # English at the site root, Chinese under zh_CN/, from one source: the Chinese build translates the
 # English pages with the catalogues in docs/locale (gettext, kept up to date by `make gettext`).
 # `make html` builds English first, executing every example, then Chinese, reusing those outputs.
+# A translation is built with `-D language=zh_CN` (tools/site_build.py).
 LANGUAGES = {"en": "", "zh_CN": "zh_CN/"}  # language: folder under the site root
-language = os.environ.get("SIDEBYSIDE_LANG", "en")
-if language not in LANGUAGES:
-    raise ValueError(f"SIDEBYSIDE_LANG={language!r}: the site has {', '.join(LANGUAGES)}")
-html_baseurl = site_baseurl + LANGUAGES[language]
+language = "en"
 locale_dirs = ["locale/"]
 gettext_compact = (
     "sidebyside"  # one catalogue for the whole site: docs/locale/zh_CN/LC_MESSAGES/sidebyside.po
 )
 gettext_location = False  # no line numbers: catalogues change only when the text does
 gettext_uuid = False
-html_search_language = "zh" if language == "zh_CN" else "en"  # Chinese search splits with jieba
-if language == "zh_CN":  # the glossary's terms are words of their own: a search for 计算图 finds it
-    html_search_options = {"dict": str(DOCS / "locale" / "zh_CN" / "search_words.txt")}
 sidebyside_languages = LANGUAGES  # the header's language switch and the hreflang links
 
 # -- Extensions ------------------------------------------------------------------------------------
@@ -66,6 +45,7 @@ extensions = [
     "sphinxext.opengraph",
     "notfound.extension",
     # The site's own, one job each (sphinx_extensions/__init__.py lists them):
+    "sphinx_extensions.build_modes",
     "sphinx_extensions.panes",
     "sphinx_extensions.lesson_layout",
     "sphinx_extensions.course",
@@ -93,33 +73,8 @@ exclude_patterns = [
 nitpicky = True
 
 # -- Gallery ---------------------------------------------------------------------------------------
-# sphinx-gallery re-executes a script when its md5 differs from the one saved at its last run, and
-# otherwise keeps that run's outputs. So the configuration is the same for every kind of build
-# (a changed configuration would make Sphinx re-read and re-write every page), and what runs is
-# chosen by forgetting md5s:
-# * `make html`: every script's md5 is forgotten, so every example is re-executed;
-# * `make html EXAMPLE=autograd` (the edit loop): only scripts whose name contains "autograd",
-#   and any script changed since its last run;
-# * `make serve` (SIDEBYSIDE_LIVE=1): only scripts changed since their last run;
-# * `make html SHARD=k/N` (one machine of several): only the scripts of slice k (sphinx_extensions/shards.py);
-# * `make merge` (the shards' outputs copied in) and `make serve` (SIDEBYSIDE_LIVE=1): only
-#   scripts changed since their last run;
-# * the Chinese build, and extracting text for translation (SIDEBYSIDE_EXECUTE=0): nothing.
-only = os.environ.get("EXAMPLE", "")
-sidebyside_shard = os.environ.get("SHARD", "")
-keep_outputs = any(os.environ.get(v) for v in ("SIDEBYSIDE_LIVE", "SIDEBYSIDE_MERGED"))
-execute = language == "en" and os.environ.get("SIDEBYSIDE_EXECUTE", "1") != "0"
-scripts = r"/plot_"
-if sidebyside_shard:
-    shard_examples = shards.examples_in_shard(
-        sidebyside_shard, DOCS.parent / "gallery", DOCS / "example_times.json"
-    )
-    scripts = "|".join(re.escape(f"/{name}") + "$" for name in shard_examples) or "(?!)"
-if execute and not keep_outputs:
-    for checksum in (DOCS / "auto_examples").rglob("plot_*.py.md5"):
-        script = checksum.relative_to(DOCS / "auto_examples").as_posix().removesuffix(".md5")
-        if only in checksum.name and re.search(scripts, "/" + script):  # "" is in every name
-            checksum.unlink()
+# What runs (every example, the edit loop's, a shard's, none) is a build mode, applied by
+# sphinx_extensions/build_modes.py to the settings below before sphinx-gallery reads them.
 FIRST_NOTEBOOK_CELL = """\
 # Installs this site's helpers and, unless both are here already (as on Colab, where they stay),
 # the PyTorch and TensorFlow every page was built with. A GPU machine: "[cuda]" for "[cpu]".
@@ -135,14 +90,12 @@ sidebyside.report_versions()"""
 sphinx_gallery_conf = {
     "examples_dirs": ["../gallery"],
     "gallery_dirs": ["auto_examples"],
-    "filename_pattern": scripts if execute else "(?!)",  # "(?!)" matches nothing
+    "filename_pattern": r"/plot_",  # build_modes: a shard's slice, or none on a translation
     "backreferences_dir": "gen_modules/backreferences",
-    # Order comes from file names, never from length; a shard runs its slice last name first.
-    "within_subsection_order": "sphinx_extensions.shards.ReverseFileNameSortKey"
-    if sidebyside_shard
-    else "FileNameSortKey",
-    "subsection_order": "sphinx_extensions.shards.reverse_subsections" if sidebyside_shard else None,
-    "run_stale_examples": False,  # see above: what runs is chosen by forgetting md5s
+    # Order comes from file names, never from length (build_modes: a shard's, last name first).
+    "within_subsection_order": "FileNameSortKey",
+    "subsection_order": None,
+    "run_stale_examples": False,  # what runs is chosen by forgetting md5s (build_modes)
     "reset_modules": ("matplotlib",),  # sphinx_extensions.example_checks adds its own hook
     "reset_modules_order": "both",
     "capture_repr": ("_repr_html_", "__repr__"),
@@ -177,7 +130,7 @@ intersphinx_mapping = references(DOCS / "inventories")
 # -- Executed notebook pages (MyST) ----------------------------------------------------------------
 # sphinx_extensions.notebook_pages executes every notebook page in a process of its own while the gallery executes,
 # and fills this cache; myst-nb then reads the fresh outputs from it.
-nb_execution_mode = "off" if sidebyside_shard else "cache"  # a shard executes gallery scripts only
+nb_execution_mode = "cache"  # build_modes: "off" on a shard, which executes gallery scripts only
 nb_execution_raise_on_error = True
 nb_execution_timeout = 120
 nb_merge_streams = True
@@ -210,16 +163,9 @@ html_show_sourcelink = False
 html_context = {"default_mode": "auto"}
 
 # -- How the site introduces itself: descriptions, social cards, sitemap, 404 ----------------------
-ogp_site_url = html_baseurl
+# The addresses (site URL, card image, the 404 page's prefix) follow the language: build_modes.
 ogp_site_name = "sidebyside"
-ogp_image = html_baseurl + "_static/card.png"
 ogp_image_alt = "sidebyside: a TensorFlow graph and a PyTorch autograd graph, side by side"
 ogp_social_cards = {"enable": False}  # one site image; per-page cards would render with matplotlib
 ogp_custom_meta_tags = ('<meta name="twitter:card" content="summary_large_image" />',)
 sitemap_url_scheme = "{link}"
-notfound_urls_prefix = urlparse(html_baseurl).path
-if language == "zh_CN":  # the extension's own text is English, outside the catalogues
-    notfound_context = {
-        "title": "找不到页面",
-        "body": "<h1>找不到页面</h1>\n\n抱歉，这里没有你要找的内容。",
-    }

@@ -24,15 +24,15 @@ This module holds what several of them need to know about the build.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 GALLERY_OUTPUT = "auto_examples"  # where sphinx-gallery writes the example pages (docs/)
 
 
-def partial_build() -> bool:
-    """The edit loop (``EXAMPLE=…``) or live preview: only some pages change, nothing is final."""
-    return any(os.environ.get(v) for v in ("EXAMPLE", "SIDEBYSIDE_LIVE"))
+def partial_build(config) -> bool:
+    """The edit loop or the live preview (build modes ``sidebyside_example``,
+    ``sidebyside_live``): only some pages change, nothing is final."""
+    return bool(config.sidebyside_example or config.sidebyside_live)
 
 
 def site_root(app) -> Path:

@@ -11,7 +11,6 @@ while sphinx-gallery executes the examples in this one. ``wait_for_notebook_page
 from __future__ import annotations
 
 import atexit
-import os
 import re
 import subprocess
 import sys
@@ -39,8 +38,7 @@ def start_notebook_pages(app, config) -> None:
         return  # a shard executes gallery scripts only; `make merge` executes the notebook pages
     cache = Path(app.srcdir) / "_build" / "jupyter_cache"
     config.nb_execution_cache_path = str(cache)
-    reuse = partial_build() or config.language != "en"
-    reuse = reuse or os.environ.get("SIDEBYSIDE_EXECUTE") == "0"
+    reuse = partial_build(config) or config.language != "en" or not config.sidebyside_execute
     if reuse:  # most often nothing to execute: checking the cache here is quicker than a process
         if execute_notebook_pages(Path(app.srcdir), str(cache), True, config.nb_execution_timeout):
             raise ExtensionError("a notebook page failed to execute (see above)")

@@ -31,7 +31,7 @@ def write_robots_and_offline_zip(app, exception) -> None:
         (root / "robots.txt").write_text(
             f"User-agent: *\nAllow: /\n\nSitemap: {app.config.html_baseurl}sitemap.xml\n"
         )
-    if partial_build() or app.config.sidebyside_shard:
+    if partial_build(app.config) or app.config.sidebyside_shard:
         return  # the edit loop, live preview and a shard leave the last full build's zip alone
     with zipfile.ZipFile(root / OFFLINE_ZIP, "w", zipfile.ZIP_DEFLATED) as archive:
         for path in sorted(root.rglob("*")):

@@ -137,7 +137,7 @@ def bundle_stylesheets(app, exception) -> None:
         if sources is None:
             sources = files
             bundle.write_text("\n".join(_inline_css(css, static) for css in files), "utf-8")
-            if not partial_build():
+            if not partial_build(app.config):
                 _purge(bundle, out)  # the edit loop keeps every rule: a second saved
                 _subset_icon_fonts(bundle, static)
             digest = hashlib.sha256(bundle.read_bytes()).hexdigest()[:8]

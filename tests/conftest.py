@@ -16,35 +16,20 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT))
-import site_server  # noqa: E402  (tools/ is a folder of scripts, not a package)
-from bench_build import generated_outputs  # noqa: E402
+import site_build  # noqa: E402  (tools/ is a folder of scripts: the one build recipe)
+import site_server  # noqa: E402
 
 from sphinx_extensions import shards  # noqa: E402  (building on several machines)
 
 GALLERY_SCRIPTS = sorted((ROOT / "gallery").rglob("plot_*.py"))
 # Pages that print timings, so their text differs from run to run.
 MEASURED = ("benchmark", "padding_cost")
-# Same command as `make html`: warnings are errors, nitpicky, keep going, fresh environment.
 TINY_INDEX = "# tiny\n\n```{toctree}\nauto_examples/index\n```\n"  # a site of the gallery only
-SPHINX = [sys.executable, "-m", "sphinx", "-b", "html", "-n", "-W", "--keep-going", "-E"]
-SPHINX_LENIENT = [arg for arg in SPHINX if arg != "-W"]  # a part of the site: links dangle
 
 
 def make_project(dest: Path, gallery: Path = ROOT / "gallery", index: str | None = None) -> Path:
     """A copy of docs/ (sources only) beside a link to ``gallery``, so builds never touch docs/."""
-    docs = dest / "docs"
-    shutil.copytree(
-        ROOT / "docs",
-        docs,
-        ignore=generated_outputs,
-    )
-    (dest / "gallery").symlink_to(gallery)
-    (dest / "sphinx_extensions").symlink_to(ROOT / "sphinx_extensions")  # conf.py finds the extensions beside docs/
-    if index is not None:
-        for page in docs.glob("*.md"):
-            page.unlink()
-        (docs / "index.md").write_text(index)
-    return docs
+    return site_build.copy_project(dest, gallery, index)
 
 
 def tiny_gallery(folder: Path, runs: Path) -> Path:
@@ -59,18 +44,13 @@ def tiny_gallery(folder: Path, runs: Path) -> Path:
     return folder
 
 
-def build_env(example: str = "", language: str = "en", **more: str) -> dict:
-    return {**os.environ, "EXAMPLE": example, "SIDEBYSIDE_LANG": language, **more}
-
-
-def sphinx_build(
-    docs: Path, out: Path, example: str = "", language: str = "en", **env: str
-) -> subprocess.CompletedProcess:
+def sphinx_build(docs: Path, out: Path, **modes) -> subprocess.CompletedProcess:
+    """One language of the site, built as `make html` builds it (tools/site_build.py)."""
     return subprocess.run(
-        [*SPHINX, str(docs), str(out)],
+        site_build.command(docs, out, **modes),
         capture_output=True,
         text=True,
-        env=build_env(example, language, **env),
+        env=site_build.environment(),
         cwd=ROOT,
     )
 
@@ -117,11 +97,11 @@ def shard_builds(request, tmp_path_factory) -> list[tuple[Path, subprocess.Popen
         tmp = tmp_path_factory.mktemp(f"shard{k}")
         docs = make_project(tmp, gallery=gallery, index=TINY_INDEX)
         with open(tmp / "build.log", "w") as log:
-            process = subprocess.Popen(  # without -W: the lessons' links to other pages dangle
-                [*SPHINX_LENIENT, str(docs), str(tmp / "html")],
+            process = subprocess.Popen(  # not strict: the lessons' links to other pages dangle
+                site_build.command(docs, tmp / "html", shard=f"{k}/{SHARDS}", strict=False),
                 stdout=log,
                 stderr=subprocess.STDOUT,
-                env=build_env(SHARD=f"{k}/{SHARDS}"),
+                env=site_build.environment(),
                 cwd=ROOT,
             )
         builds.append((docs, process))
@@ -164,10 +144,7 @@ def merged_site(shard_builds, tmp_path_factory) -> Path:
     docs = make_project(tmp, gallery=gallery.resolve(), index=TINY_INDEX)
     shards.merge([d / "auto_examples" for d, _ in shard_builds], docs / "auto_examples",
                  gallery=gallery.resolve())
-    result = subprocess.run(
-        [*SPHINX_LENIENT, str(docs), str(tmp / "html")], capture_output=True, text=True,
-        env=build_env(SIDEBYSIDE_MERGED="1"), cwd=ROOT,
-    )
+    result = sphinx_build(docs, tmp / "html", keep_outputs=True, strict=False)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-6000:]
     return tmp / "html"
 

@@ -1,6 +1,5 @@
 """The Chinese edition: complete, up to date with the English, one vocabulary, same pages."""
 
-import os
 import re
 import subprocess
 import sys
@@ -8,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
-from conftest import GALLERY_SCRIPTS, ROOT, make_project
+from conftest import GALLERY_SCRIPTS, ROOT, make_project, sphinx_build
 
 sys.path.insert(0, str(ROOT / "tools"))
 import check_translations  # noqa: E402  (tools/ is a folder of scripts, not a package)
@@ -49,13 +48,7 @@ def test_the_catalogues_hold_exactly_the_english_of_today(tmp_path):
     """A changed English sentence must reach the catalogues (`make gettext`), or it would be
     shown in English on the Chinese pages without any test noticing."""
     docs, out = make_project(tmp_path), tmp_path / "gettext"
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", "gettext", "-q", str(docs), str(out)],
-        cwd=ROOT,
-        env={**os.environ, "SIDEBYSIDE_EXECUTE": "0"},  # extract the text, execute nothing
-        capture_output=True,
-        text=True,
-    )
+    result = sphinx_build(docs, out, builder="gettext", strict=False)  # as `make gettext`
     assert result.returncode == 0, result.stderr[-3000:]
     stale = []
     for template in sorted(out.rglob("*.pot")):
@@ -129,7 +122,6 @@ def test_gnu_msgfmt_accepts_every_catalogue():
     """As every gettext tool reads them (Sphinx's reader is more lenient): no duplicate message,
     which an obsolete ``#~`` entry repeating a live one would be (make gettext drops those)."""
     import shutil
-    import subprocess
 
     msgfmt = shutil.which("msgfmt") or pytest.fail("msgfmt is missing: `make test` installs gettext")
     for catalogue in sorted((ROOT / "docs/locale/zh_CN/LC_MESSAGES").glob("*.po")):

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 from sidebyside import draw_tf_graph, graphs
 
 import matplotlib.pyplot as plt
+from conftest import ROOT
 from docutils import nodes
 from test_graphs import build_tf_graph, node_labels
 
@@ -192,3 +193,35 @@ def test_every_extension_module_has_a_setup_and_says_what_it_adds():
         if module.stem not in ("__init__", "dark_colors"):
             assert "\ndef setup(app)" in text, f"{module.name}: no setup()"
             assert len(text.splitlines()) <= 250, f"{module.name}: over 250 lines"
+
+
+def test_one_build_recipe_and_build_modes_read_once():
+    """tools/site_build.py is the one recipe: the Makefile, tox, the benchmark and the tests call
+    it instead of writing sphinx-build's command again; the build's modes are config values that
+    sphinx_extensions/build_modes.py reads once, so conf.py and the extensions never read the
+    environment."""
+    import re
+
+    import site_build  # tools/
+
+    makefile = (ROOT / "Makefile").read_text()
+    assert "sphinx-build" not in makefile and "sphinx-autobuild" not in makefile
+    for target in ("html", "gettext", "serve"):
+        recipe = re.search(rf"^{target}:.*?(?=^\S)", makefile, re.M | re.S)[0]
+        assert "$(SITE_BUILD)" in recipe, f"make {target} does not build through the recipe"
+    assert "SITE_BUILD = $(BIN)/python tools/site_build.py" in makefile
+    assert "python tools/site_build.py" in (ROOT / "tox.ini").read_text()
+    assert "site_build.command(" in (ROOT / "tools" / "bench_build.py").read_text()
+    assert "site_build.command(" in (ROOT / "tests" / "conftest.py").read_text()
+    for path in [ROOT / "docs" / "conf.py", *sorted((ROOT / "sphinx_extensions").glob("*.py"))]:
+        text = path.read_text(encoding="utf-8")
+        assert "os.environ.get(" not in text and "os.environ[" not in text.replace(
+            'os.environ["IPYTHONDIR"] =', ""
+        ), f"{path.name} reads the environment"
+    # The recipe's command is make html's: strict, nitpicky, fresh, the modes as -D values.
+    command = site_build.command()
+    assert {"-W", "-n", "--keep-going", "-E"} <= set(command)
+    assert "sidebyside_execute=1" in command and "language=en" in command
+    zh = site_build.command(language="zh_CN")
+    assert "sidebyside_execute=0" in zh and zh[-1].endswith("zh_CN")
+    assert "-E" not in site_build.command(example="autograd")  # the edit loop re-reads little

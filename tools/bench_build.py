@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -32,7 +31,8 @@ import threading
 import time
 from pathlib import Path
 
-import site_server  # beside this script in tools/
+import site_build  # beside this script in tools/: the one build recipe
+import site_server
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -65,14 +65,8 @@ RUNS = 3  # bare and rebuild, alternately: their ratio compares medians too
 # Sampled ten times a second, the rebuild's two or three processes took half a core and the
 # rebuild ran ~10 % slower (62 s → 69 s, 56 s → 62 s, measured here); twice a second costs ~2 %.
 SAMPLE_SECONDS = 0.5
-# Same environment as the Makefile's; the inductor cache lives in the build folder and survives
-# rebuilds (a cold torch.compile costs ~10 s of CPU on the benchmark page).
-ENV = {
-    "TF_CPP_MIN_LOG_LEVEL": "2",
-    "MPLBACKEND": "Agg",
-    "PYTHONHASHSEED": "0",
-    "TORCHINDUCTOR_CACHE_DIR": str(ROOT / "docs" / "_build" / "torchinductor"),
-}
+# The build's own environment (tools/site_build.py: the one recipe), the inductor cache with it.
+ENV = site_build.ENV
 
 # Runs inside the bare process: writes {"times": {file: seconds}} to the file named first. Notebook pages (.md) run first, each in a Jupyter kernel, exactly as the
 # build runs them; then the scripts, each prepared as the build prepares it.
@@ -101,9 +95,6 @@ for path in sys.argv[2:]:
 with open(sys.argv[1], "w") as out:
     json.dump({"times": times}, out)
 """
-# `make html` without the Makefile (the edit loop leaves out -E, as `make html EXAMPLE=…` does).
-SPHINX_BUILD = [sys.executable, "-m", "sphinx", "-b", "html", "-n", "-W", "--keep-going"]
-FULL_BUILD = [*SPHINX_BUILD, "-E"]  # `make html`: a fresh environment, every example re-executed
 
 def measured_run(command: list[str], **kwargs) -> dict:
     """Run ``command``; its wall time, output, and peak memory (tree sum and largest process)."""
@@ -155,25 +146,9 @@ def _sample_tree(pid: int, peak: list[int], stop: threading.Event) -> None:
         peak[0] = max(peak[0], total)
 
 
-def generated_outputs(folder: str, names: list[str]) -> set[str]:
-    """For ``shutil.copytree``: what a build generates at the top of docs/ (not its sources, such
-    as the catalogues in docs/locale/zh_CN/LC_MESSAGES/auto_examples)."""
-    if Path(folder).resolve() != (ROOT / "docs").resolve():
-        return set()
-    return {
-        n
-        for n in names
-        if n in ("_build", "auto_examples", "jupyter_execute", "gen_modules") or n.startswith("sg_")
-    }
-
-
 def private_docs(tmp: Path) -> Path:
     """A copy of docs/ (sources only) beside a link to the gallery, as the tests build it."""
-    docs = tmp / "docs"
-    shutil.copytree(ROOT / "docs", docs, ignore=generated_outputs)
-    (tmp / "gallery").symlink_to(ROOT / "gallery")
-    (tmp / "sphinx_extensions").symlink_to(ROOT / "sphinx_extensions")  # conf.py finds the extensions beside docs/
-    return docs
+    return site_build.copy_project(tmp)
 
 
 def example_times(docs: Path) -> dict[str, float]:
@@ -250,7 +225,7 @@ def lighthouse(site: Path) -> dict:
 
 def run_rebuild(docs: Path, out: Path, env: dict) -> dict:
     """The full `make html` command: every example re-executed; their times from the pages."""
-    rebuild = measured_run([*FULL_BUILD, str(docs), str(out)], cwd=ROOT, env=env)
+    rebuild = measured_run(site_build.command(docs, out), cwd=ROOT, env=env)
     rebuild["examples"] = example_times(docs)
     return rebuild
 
@@ -258,9 +233,9 @@ def run_rebuild(docs: Path, out: Path, env: dict) -> dict:
 def run_chinese(docs: Path, out: Path, env: dict) -> dict:
     """The Chinese edition after the English one, reusing its executed outputs (as `make html`)."""
     return measured_run(
-        [*FULL_BUILD, str(docs), str(out / "zh_CN")],
+        site_build.command(docs, out / site_build.LANGUAGES["zh_CN"], language="zh_CN"),
         cwd=ROOT,
-        env={**env, "SIDEBYSIDE_LANG": "zh_CN"},
+        env=env,
     )
 
 
@@ -269,9 +244,7 @@ def run_edit_loop(docs: Path, out: Path, env: dict) -> dict:
     script = next((ROOT / "gallery").rglob(f"plot_*{EDITED}*.py"))
     runs = {"edit loop": [], "script alone": []}
     for _ in range(EDIT_LOOP_RUNS):
-        edit = measured_run(
-            [*SPHINX_BUILD, str(docs), str(out)], cwd=ROOT, env={**env, "EXAMPLE": EDITED}
-        )
+        edit = measured_run(site_build.command(docs, out, example=EDITED), cwd=ROOT, env=env)
         if edit["returncode"] != 0:
             return edit
         runs["edit loop"].append(edit["seconds"])
@@ -334,7 +307,7 @@ def main() -> int:
     parser.add_argument("--no-matrix", action="store_true", help="skip `make matrix`'s run")
     parser.add_argument("--no-tests", action="store_true", help="skip timing the test suite")
     args = parser.parse_args()
-    env = {**ENV, **os.environ, "EXAMPLE": ""}  # the caller's settings win, as with make
+    env = site_build.environment()  # the caller's settings win, as with make
     cache = Path(env["TORCHINDUCTOR_CACHE_DIR"])
     cache_was_warm = cache.is_dir() and any(cache.iterdir())
     scripts = sorted((ROOT / "gallery").rglob("plot_*.py"))
@@ -380,7 +353,7 @@ def main() -> int:
     chinese = statistics.median(run["seconds"] for run in chineses)
     edit_seconds, alone_seconds = map(statistics.median, edit_loop["runs"].values())
     rebuild.update(
-        command=" ".join(FULL_BUILD[3:] + [str(docs), str(out)]),
+        command=" ".join(site_build.command(docs, out)[3:]),
         chinese_seconds=chinese,
         chinese_runs_seconds=[run["seconds"] for run in chineses],
         lighthouse=scores,

@@ -12,8 +12,9 @@ in a kernel. The ends:
   TensorFlow's lowest minor;
 * ``newest``: the newest release on the index below the upper bound (``torch<3``).
 
-Each output is compared with the same download run under the pinned versions (this
-repository's ``.venv``), setting aside what a page shows as this machine's or this version's
+Each output is compared with the same download run under the pinned versions, in a third new
+environment made by the site's install line (so a notebook's own ``%pip install`` changes only
+environments made for the purpose), setting aside what a page shows as this machine's or this version's
 ("On this machine (…):" / "On this version (…):" blocks), the provenance box and, on the
 measuring pages, the numbers. A failure or another difference is a finding: printed, written
 with the versions each end got to docs/_build/versions.json, and the command exits 1.
@@ -69,9 +70,12 @@ def make_environment(where: Path, requirements: list[str], wheel: Path) -> tuple
     subprocess.run([sys.executable, "-m", "venv", str(where)], check=True)
     python = str(where / "bin" / "python")
     env = run_downloads.index_only(os.environ) | {"MPLBACKEND": "Agg"}
+    env["PIP_FIND_LINKS"] = str(wheel.parent)  # a notebook's first cell finds the package there
     for variable in matrix.BUILD_ONLY:
         env.pop(variable, None)
-    install = [python, "-m", "pip", "install", "-q", str(wheel), *requirements, *READER_TOOLS]
+    install = [python, "-m", "pip", "install", "-q", *requirements, *READER_TOOLS]
+    if not any(str(wheel) in r for r in requirements):
+        install.insert(5, str(wheel))
     result = subprocess.run(install, env=env, capture_output=True, text=True)
     if result.returncode != 0:
         raise RuntimeError(f"{' '.join(requirements)}: install failed\n{result.stderr[-3000:]}")
@@ -143,12 +147,13 @@ def main() -> int:
         subprocess.run([sys.executable, "-m", "build", "--wheel", "--outdir", str(wheel_dir),
                         str(ROOT)], check=True, capture_output=True)
         wheel = next(wheel_dir.glob("sidebyside-*.whl"))
-        reference_env = {k: v for k, v in os.environ.items() if k not in matrix.BUILD_ONLY}
-        reference_env |= {"TF_CPP_MIN_LOG_LEVEL": "2", "MPLBACKEND": "Agg"}
+        pinned = [f"{wheel}[cpu]"]  # the install line: the extras pin the site's versions
+        python, env = make_environment(Path(tmp, "venv-pinned"), pinned, wheel)
+        report["ends"]["pinned"] = {"asked": ["the install line"], "got": installed(python, env)}
         folder = Path(tmp, "pinned")
         folder.mkdir()
-        print(f"pinned: {len(files)} downloads", flush=True)
-        reference = run_downloads.run_all(files, sys.executable, folder, reference_env)
+        print(f"pinned: {report['ends']['pinned']['got']}, {len(files)} downloads", flush=True)
+        reference = run_downloads.run_all(files, python, folder, env)
         report["findings"] += compare(reference, reference, "pinned")
         for end, requirements in (PRERELEASE if prerelease else ends()).items():
             if prerelease:  # it builds the site too

@@ -17,7 +17,6 @@ choose, and both frameworks can keep the branch inside the graph, with ``tf.cond
 # Both frameworks, the helpers of this site, and one seed for everything.
 import contextlib
 import io
-import warnings
 
 import sidebyside
 from sidebyside import show_error
@@ -61,17 +60,6 @@ with torch.no_grad():  # PyTorch stores the weight matrix transposed
 x_torch = torch.from_numpy(x_np).to(torch_device)
 
 # %%
-# ``torch.fx``: PyTorch's graph format
-# ------------------------------------
-# ``torch.fx`` is the graph format of PyTorch 2, and a toolkit for graph transformations. Its
-# ``symbolic_trace``, the older front end, calls ``forward`` once with ``Proxy`` objects instead
-# of tensors and writes every operation on them down as a node: :term:`tracing`, as in
-# ``tf.function``. It returns a ``GraphModule``, whose Python code is generated from the graph.
-# The two tools below hand out FX graphs too (checked in *They agree*).
-traced = torch.fx.symbolic_trace(small_torch)
-print(traced.code.strip())
-
-# %%
 # A whole graph, ready to run without the Python
 # ----------------------------------------------
 # ``tf.function`` traces the Python function into a :term:`concrete function`;
@@ -80,11 +68,7 @@ print(traced.code.strip())
 #
 # By default (``strict=False``) ``torch.export`` traces much as ``tf.function`` does: it runs
 # ``forward``'s Python once, with :term:`fake tensors <fake tensor>` (shapes and dtypes, no data),
-# and records the operations they reach (*Going deeper* shows it). ``strict=True`` has
-# :term:`TorchDynamo`, the front end of ``torch.compile``, analyse the bytecode instead; by
-# ``export``'s documentation, the default does not check some assumptions the graph bakes in (it
-# does check shapes), strict mode makes the graph sound but fails on more Python. Here both give
-# the same graph (checked in *They agree*).
+# and records the operations they reach (*Going deeper* shows it).
 
 # %%
 # **TensorFlow (tf.function)**: a ``ConcreteFunction``.
@@ -121,55 +105,19 @@ def fx_to_networkx(graph):
         target = str(node.target).removeprefix("aten.").removesuffix(".default")
         label = node.name if node.op in ("placeholder", "output") else f"{node.name}\n{target}"
         dag.add_node(node.name, label=label, leaf=node.op == "placeholder")
-        for source in node.all_input_nodes:
-            dag.add_edge(source.name, node.name)
+        dag.add_edges_from((source.name, node.name) for source in node.all_input_nodes)
     return dag
 
 
-fig, (ax_tf, ax_torch) = plt.subplots(2, 1, figsize=(8, 5.6))
+fig, (ax_tf, ax_torch) = plt.subplots(2, 1, figsize=(8, 4.2))
 sidebyside.draw_tf_graph(tf_concrete.graph, ax_tf,
                          title="TensorFlow: the concrete function's graph")
 sidebyside.graphs.draw_dag(fx_to_networkx(exported.graph), ax_torch,
                            title="PyTorch: the ExportedProgram's graph",
-                           color=sidebyside.graphs.TORCH_COLOR,
-                           note=sidebyside.graphs.TF_NOTE)
+                           color=sidebyside.graphs.TORCH_COLOR, note=sidebyside.graphs.TF_NOTE)
 fig.tight_layout()
 plt.show()
 # sphinx_gallery_thumbnail_number = 1
-
-# %%
-# One batch size, or any
-# ----------------------
-# The two graphs above do not take the same inputs. The ``TensorSpec((None, 3))`` left the batch
-# dimension open, so TensorFlow's graph takes any batch. ``torch.export`` specialises every
-# dimension to the example it traced with (5 rows), and the exported module checks it at every
-# call: a batch of 4 fails that check. ``dynamic_shapes=`` with a ``torch.export.Dim`` is the
-# counterpart of TensorFlow's ``None``: it declares the dimension dynamic, and the new program
-# takes any batch.
-
-# %%
-# **TensorFlow (tf.function)**: ``None`` in the signature takes any batch.
-for rows in (5, 4, 1):
-    y = tf_concrete(tf.constant(x_np[:rows]))
-    print(f"batch of {rows}: y has shape {tuple(y.shape)}")
-tf_y4 = tf_concrete(tf.constant(x_np[:4]))
-
-# %%
-# **PyTorch (torch.export)**: batch 5 only, unless declared dynamic.
-try:
-    exported.module()(x_torch[:4])
-    refused = None
-except Exception as error:  # AssertionError on this PyTorch
-    refused = error
-    print(f"batch of 4: {type(error).__name__}: {error}")
-batch = torch.export.Dim("batch")
-any_batch = torch.export.export(
-    small_torch, (x_torch,), dynamic_shapes={"x": {0: batch}}
-)
-for rows in (5, 4, 1):
-    y = any_batch.module()(x_torch[:rows])
-    print(f"Dim, batch of {rows}: y has shape {tuple(y.shape)}")
-torch_y4 = any_batch.module()(x_torch[:4])
 
 # %%
 # ``torch.compile``: graphs captured on the fly
@@ -186,34 +134,26 @@ torch_y4 = any_batch.module()(x_torch[:4])
 # And where Dynamo meets Python it cannot put into a graph, it *breaks* the graph there and lets
 # Python run that part, at every call (below).
 #
-# Each graph goes to a *backend*: by default :term:`Inductor`, a compiler (it needs a C++
-# compiler on a CPU, Triton on a GPU), after :term:`AOTAutograd` has traced the backward pass
-# too. A backend is just a function that receives Dynamo's graph. The one below,
-# ``sidebyside.capture.CountingBackend`` from this site's helpers, keeps each graph and runs it as
-# it is, counting the runs: nothing is compiled, and no compiler is needed. It sees the forward
-# graph, with the torch functions the code called, not yet ATen operations. A second call with
-# the same shapes passes the guards and reuses the graph; ``torch.compiler.reset()`` then forgets
-# everything compiled, so each example starts clean.
+# Each graph goes to a *backend*: by default :term:`Inductor`, a compiler. A backend is just a
+# function that receives Dynamo's graph: ``sidebyside.capture.CountingBackend`` below keeps each
+# graph and runs it as it is, counting the runs. A second call with the same shapes passes the
+# guards and reuses the graph; ``torch.compiler.reset()`` forgets everything compiled.
 print("default backend:", torch.compiler.get_default_backend())
 counting_backend = CountingBackend()
 graphs, graph_runs = counting_backend.graphs, counting_backend.runs
-
 compiled = torch.compile(small_torch, backend=counting_backend)
-try:
-    compiled_y = compiled(x_torch)
-    compiled(x_torch)  # same shapes: the cached graph is reused
-    print("graphs:", len(graphs), "runs:", len(graph_runs))
-    print("operations in it:", call_names(graphs[0]))
-finally:
-    torch.compiler.reset()  # forget compiled code: the next examples start clean
+compiled_y = compiled(x_torch)
+compiled(x_torch)  # same shapes: the cached graph is reused
+print(f"graphs: {len(graphs)}, runs: {len(graph_runs)}, operations in it: {call_names(graphs[0])}")
 first_compile = (len(graphs), len(graph_runs), graphs[0])
+torch.compiler.reset()  # forget compiled code: the next examples start clean
 
 # %%
 # A branch that depends on the data
 # ---------------------------------
 # When the branch taken depends on a tensor's *value*, a tracer holding stand-ins cannot know
-# which way to go. ``torch.fx`` refuses outright; ``torch.export`` traces with symbolic values and
-# stops at the first Python ``bool`` it would have to guess.
+# which way to go. ``torch.export`` traces with symbolic values and stops at the first Python
+# ``bool`` it would have to guess (``torch.fx``'s tracer refuses outright: *Going deeper*).
 
 
 def branchy(x):
@@ -227,22 +167,8 @@ class Branchy(torch.nn.Module):
         return branchy(x)
 
 
-print("torch.fx:")
-show_error(torch.fx.proxy.TraceError, torch.fx.symbolic_trace, branchy,
-           indent="  ")
-print("torch.export:")
-# on failure, export also prints the partial graph to stderr: keep it off the page
-with contextlib.redirect_stderr(io.StringIO()):
-    try:
-        torch.export.export(Branchy(), (x_torch[0],))
-    except RuntimeError as error:  # GuardOnDataDependentSymNode
-        name, lines = type(error).__name__, str(error).splitlines()
-    else:
-        raise AssertionError("torch.export traced a data-dependent branch")
-print(sidebyside.wrap(f"{name}: {lines[0]}", "  ", hang="  "))
-# the message also names the line of our code that raised
-call = lines.index("The following call raised this error:")
-print("  at:", lines[call + 2].strip())
+with contextlib.redirect_stderr(io.StringIO()):  # export prints its partial graph there
+    show_error(RuntimeError, torch.export.export, Branchy(), (x_torch[0],), cut=" (")
 x_pos_np = np.abs(x_np[0])  # a vector with a positive sum, and its negative
 
 # %%
@@ -259,22 +185,19 @@ x_pos = torch.from_numpy(x_pos_np).to(torch_device)
 graphs.clear()
 compiled = torch.compile(branchy, backend=counting_backend)
 compiled(x_pos)
-print("graphs after a positive sum:", len(graphs))
+after_positive = len(graphs)
 compiled(-x_pos)
-print("graphs after a negative sum:", len(graphs))
-for number, graph_module in enumerate(graphs, 1):
-    print(f"graph {number}:", call_names(graph_module))
+print(f"graphs after a positive sum: {after_positive}, after a negative sum: {len(graphs)}")
 break_graphs = [call_names(g) for g in graphs]
+print("their operations:", *break_graphs)
 torch.compiler.reset()
-whole = torch.compile(branchy, fullgraph=True, backend=counting_backend)
+fullgraph_error = None
 try:
-    whole(x_pos)
-    fullgraph_error = None
+    torch.compile(branchy, fullgraph=True, backend=counting_backend)(x_pos)
 except RuntimeError as error:  # torch._dynamo.exc.Unsupported
     fullgraph_error = str(error).splitlines()
-    print(f"fullgraph=True: {type(error).__name__}: {fullgraph_error[0]}")
-    at = next(line for line in fullgraph_error if "code:" in line)
-    print("  at:", at.split("code:")[1].strip())
+    at = next(line for line in fullgraph_error if "code:" in line).split("code:")[1].strip()
+    print(f"fullgraph=True: {type(error).__name__}: {fullgraph_error[0]}\n  at: {at}")
 torch.compiler.reset()
 
 # %%
@@ -289,15 +212,17 @@ torch.compiler.reset()
 # %%
 # **TensorFlow (tf.function)**: AutoGraph turns the ``if`` into ``tf.cond``.
 @tf.function
-def branchy(x):
+def cond_branchy(x):
     if tf.reduce_sum(x) > 0:
         return x * 2
     return x - 1
 
 
-captured = branchy.get_concrete_function(tf.TensorSpec((3,)))
-for op in captured.graph.get_operations():
-    print(f"{op.type:12s} {op.name}")
+captured = cond_branchy.get_concrete_function(
+    tf.TensorSpec((3,)))
+types = [op.type for op in captured.graph.get_operations()]
+print(sidebyside.wrap(" ".join(["operations:", *types]),
+                      hang="  "))
 x_pos = tf.constant(x_pos_np)
 y_pos, y_neg = captured(x_pos), captured(-x_pos)
 print("sum > 0:", y_pos.numpy())
@@ -309,9 +234,8 @@ tf_cond_y = (y_pos, y_neg)
 
 
 def cond_branchy(x):
-    return torch.cond(
-        x.sum() > 0, lambda x: x * 2, lambda x: x - 1, (x,)
-    )
+    return torch.cond(x.sum() > 0, lambda x: x * 2,
+                      lambda x: x - 1, (x,))
 
 
 class Cond(torch.nn.Module):
@@ -320,8 +244,10 @@ class Cond(torch.nn.Module):
 
 
 captured = torch.export.export(Cond(), (x_torch[0],))
-for node in captured.graph.nodes:
-    print(f"{node.op:14s} {node.target}")
+nodes = [getattr(n.target, "__name__", str(n.target))
+         for n in captured.graph.nodes]
+print(sidebyside.wrap(" ".join(["nodes:", *nodes]),
+                      hang="  "))
 x_pos = torch.from_numpy(x_pos_np).to(torch_device)
 module = captured.module()
 y_pos, y_neg = module(x_pos), module(-x_pos)
@@ -330,22 +256,23 @@ print("sum < 0:", y_neg.cpu().numpy())
 torch_cond_y = (y_pos, y_neg)
 
 # %%
-# ``torch.cond`` runs under ``torch.compile`` too, even with ``fullgraph=True``: there is no graph
-# break any more. One graph holds the comparison and a ``cond`` node, both branches live in it as
-# subgraphs, and data for either branch runs through that one graph.
-graphs.clear()
-compiled = torch.compile(cond_branchy, fullgraph=True, backend=counting_backend)
-compiled_cond_y = (compiled(x_pos), compiled(-x_pos))
-torch.compiler.reset()
-print("graphs:", len(graphs))
-print("the graph:", call_names(graphs[0]))
-for name, branch in graphs[0].named_children():
-    print(f"  {name}:", call_names(branch))
-cond_graphs = list(graphs)
+# Going deeper: tracing and shapes
+# --------------------------------
+# ``torch.fx`` is the graph format of PyTorch 2, and a toolkit for graph transformations. Its
+# ``symbolic_trace``, the older front end, calls ``forward`` once with ``Proxy`` objects instead
+# of tensors and writes every operation on them down as a node: :term:`tracing`, as in
+# ``tf.function``. It returns a ``GraphModule``, whose Python code is generated from the graph.
+# The two tools above hand out FX graphs too. A ``Proxy`` holds no value, so ``symbolic_trace``
+# refuses a branch on the data (``branchy``) outright.
+traced = torch.fx.symbolic_trace(small_torch)
+print(traced.code.strip())
+print("branchy:")
+show_error(torch.fx.proxy.TraceError, torch.fx.symbolic_trace, branchy, indent="  ")
+assert torch.equal(traced(x_torch), small_torch(x_torch))
+assert isinstance(exported.graph, torch.fx.Graph)
+assert isinstance(first_compile[2], torch.fx.GraphModule)
 
 # %%
-# Going deeper: what export ran ``forward`` with
-# ----------------------------------------------
 # The first page's ``y = (w + x) * (w + 1)``, exported, is a graph of two additions and a
 # multiplication, as ATen operations (PyTorch's operator library). A Python line in ``forward``
 # shows what export ran it with: one call, with fake tensors.
@@ -362,10 +289,73 @@ first_page = torch.export.export(FirstPage(), (torch.tensor(1.0), torch.tensor(2
 aten_ops = [str(n.target) for n in first_page.graph.nodes if n.op == "call_function"]
 print(aten_ops)
 print("forward ran with:", ran_with)
+assert aten_ops == ["aten.add.Tensor", "aten.add.Tensor", "aten.mul.Tensor"]
+assert ran_with == ["FakeTensor"]
 
 # %%
-# Going deeper: where the weights live
-# ------------------------------------
+# ``strict=True`` has :term:`TorchDynamo`, the front end of ``torch.compile``, analyse the
+# bytecode instead; by ``export``'s documentation, the default does not check some assumptions
+# the graph bakes in (it does check shapes), strict mode makes the graph sound but fails on more
+# Python. Here both give the same graph.
+strict = torch.export.export(small_torch, (x_torch,), strict=True)
+assert [n.target for n in strict.graph.nodes] == [n.target for n in exported.graph.nodes]
+print("strict=True: the same graph")
+
+# %%
+# The two graphs above do not take the same inputs. The ``TensorSpec((None, 3))`` left the batch
+# dimension open, so TensorFlow's graph takes any batch. ``torch.export`` specialises every
+# dimension to the example it traced with (5 rows), and the exported module checks it at every
+# call: a batch of 4 fails that check. ``dynamic_shapes=`` with a ``torch.export.Dim`` is the
+# counterpart of TensorFlow's ``None``: it declares the dimension dynamic, and the new program
+# takes any batch.
+
+# %%
+# **TensorFlow (tf.function)**: ``None`` in the signature takes any batch.
+ys = {rows: tf_concrete(tf.constant(x_np[:rows]))
+      for rows in (5, 4, 1)}
+print("batches of 5, 4, 1: y has shapes",
+      *[tuple(y.shape) for y in ys.values()])
+tf_y4 = ys[4]
+
+# %%
+# **PyTorch (torch.export)**: batch 5 only, unless declared dynamic.
+refused = None
+try:
+    exported.module()(x_torch[:4])
+except Exception as error:  # AssertionError on this PyTorch
+    refused = error
+    print(f"batch of 4: {type(error).__name__}: {error}")
+batch = torch.export.Dim("batch")
+any_batch = torch.export.export(
+    small_torch, (x_torch,), dynamic_shapes={"x": {0: batch}})
+ys = {rows: any_batch.module()(x_torch[:rows])
+      for rows in (5, 4, 1)}
+print("Dim, batches of 5, 4, 1: y has shapes",
+      *[tuple(y.shape) for y in ys.values()])
+torch_y4 = ys[4]
+assert refused is not None  # the error's class is a detail
+sidebyside.assert_close(tf_y4, torch_y4, what="batch of 4",
+                        device=torch_device)
+
+# %%
+# Going deeper: ``torch.cond``, compiled
+# --------------------------------------
+# ``torch.cond`` runs under ``torch.compile`` too, even with ``fullgraph=True``: there is no graph
+# break any more. One graph holds the comparison and a ``cond`` node, both branches live in it as
+# subgraphs, and data for either branch runs through that one graph.
+graphs.clear()
+compiled = torch.compile(cond_branchy, fullgraph=True, backend=counting_backend)
+compiled_cond_y = (compiled(x_pos), compiled(-x_pos))
+torch.compiler.reset()
+print(f"graphs: {len(graphs)}; the graph: {call_names(graphs[0])}")
+print("  its subgraphs:", *(f"{name} {call_names(branch)}"
+                            for name, branch in graphs[0].named_children()))
+assert len(graphs) == 1 and "cond" in call_names(graphs[0])
+assert all(map(torch.equal, compiled_cond_y, torch_cond_y))
+
+# %%
+# Going deeper: weights and ATen graphs
+# -------------------------------------
 # In the drawing, TensorFlow's graph holds ``W`` and ``b`` as ``Const`` operations, while the
 # exported program takes its weights as inputs. A ``tf.function`` that reads an eager tensor
 # from outside *captures* it, and a small one (up to 128 numbers in this TensorFlow) is copied
@@ -392,6 +382,9 @@ for name, outer in [("2 numbers", small), ("200 numbers", big),
                     ("a tf.Variable", var.handle)]:
     kinds[name] = inside[id(outer)].op.type
     print(f"{name}: {kinds[name]}")
+assert kinds == {"2 numbers": "Const",
+                 "200 numbers": "Placeholder",
+                 "a tf.Variable": "Placeholder"}
 
 # %%
 # **PyTorch (torch.export)**: parameters lifted to inputs.
@@ -401,19 +394,20 @@ for spec in exported.graph_signature.input_specs:
 print("state_dict:", list(exported.state_dict))
 
 # %%
-# Going deeper: ATen graphs, forward and backward
-# -----------------------------------------------
 # ``export`` returns the *training IR*: ``aten.linear`` is still one operation.
 # ``run_decompositions()`` lowers a program to the smaller *core ATen* operator set that a backend
 # or a runtime implements, where the linear layer becomes a transpose (``permute``) and ``addmm``,
 # which adds the bias to a matrix product in one operation.
 #
-# Dynamo's graph is forward only. Under Inductor (or the ``aot_eager`` backend), AOTAutograd then
-# traces the backward pass ahead of time into an ATen graph of its own: the static counterpart of
-# the gradient functions ``tf.function`` adds to a graph when a tape asks for gradients.
+# Dynamo's graph is forward only, with the torch functions the code called, not yet ATen
+# operations. Under Inductor (or the ``aot_eager`` backend), :term:`AOTAutograd` then traces the
+# backward pass ahead of time into an ATen graph of its own: the static counterpart of the
+# gradient functions ``tf.function`` adds to a graph when a tape asks for gradients.
 # ``aot_autograd`` builds such a backend from two functions, handed the forward and the backward
 # graph (here they note the operations and run the graphs as they are; ``make_boxed_func`` adapts
 # a graph to AOTAutograd's calling convention).
+import warnings
+
 from functorch.compile import make_boxed_func
 from torch._dynamo.backends.common import aot_autograd
 
@@ -442,36 +436,24 @@ finally:
     small_torch.zero_grad()
 for name, names in ops.items():
     print(sidebyside.wrap(f"{name}: {', '.join(names)}", hang="  "))
+assert "addmm.default" in ops["core ATen"] and "linear.default" in ops["training IR"]
+torch.testing.assert_close(core.module()(x_torch), torch_y)  # same numbers
+assert "addmm.default" in ops["AOT forward"] and "mm.default" in ops["AOT backward"]
 
 # %%
 # They agree
 # ----------
 # Every capture computes what eager PyTorch and TensorFlow's graphs compute; and what the text
-# said, checked: FX graphs, one run with fake tensors, the same graph in strict mode, another
-# batch refused until declared dynamic, a graph broken at the branch and whole with ``torch.cond``.
-assert torch.equal(traced(x_torch), small_torch(x_torch))
+# said, checked: a graph broken at the branch, and whole with ``torch.cond``.
 sidebyside.assert_close(tf_y, torch_y, what="captured small model", device=torch_device)
-sidebyside.assert_close(tf_y4, torch_y4, what="batch of 4", device=torch_device)
 assert torch.equal(torch_y, small_torch(x_torch)) and torch.equal(compiled_y, torch_y)
-strict = torch.export.export(small_torch, (x_torch,), strict=True)
-assert [n.target for n in strict.graph.nodes] == [n.target for n in exported.graph.nodes]
-assert isinstance(exported.graph, torch.fx.Graph)
-assert aten_ops == ["aten.add.Tensor", "aten.add.Tensor", "aten.mul.Tensor"]
-assert ran_with == ["FakeTensor"]
-assert refused is not None  # the batch of 5 is checked (the error's class is a detail)
-assert first_compile[:2] == (1, 2) and isinstance(first_compile[2], torch.fx.GraphModule)
+assert first_compile[:2] == (1, 2)
 assert break_graphs == [["sum", "gt"], ["mul"], ["sub"]]
 assert fullgraph_error is not None and "x.sum() > 0" in at
-for tf_v, torch_v, compiled_v in zip(tf_cond_y, torch_cond_y, compiled_cond_y, strict=True):
+for tf_v, torch_v in zip(tf_cond_y, torch_cond_y, strict=True):
     sidebyside.assert_close(tf_v, torch_v, what="cond", device=torch_device)
-    assert torch.equal(compiled_v, torch_v)
 assert np.allclose(torch_cond_y[0].cpu(), 2 * x_pos_np)  # the "then" branch
 assert np.allclose(torch_cond_y[1].cpu(), -x_pos_np - 1)  # the "else" branch
-assert len(cond_graphs) == 1 and "cond" in call_names(cond_graphs[0])
-assert kinds == {"2 numbers": "Const", "200 numbers": "Placeholder", "a tf.Variable": "Placeholder"}
-assert "addmm.default" in ops["core ATen"] and "linear.default" in ops["training IR"]
-torch.testing.assert_close(core.module()(x_torch), torch_y)  # same numbers
-assert "addmm.default" in ops["AOT forward"] and "mm.default" in ops["AOT backward"]
 sidebyside.parity_report()
 
 # %%

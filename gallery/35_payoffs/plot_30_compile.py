@@ -14,10 +14,7 @@ calls after which compiling has paid, against what you would run instead.
 # -----
 # Both frameworks and this site's helpers; each framework computes on ``THREADS`` threads, as on
 # :ref:`the benchmark page <sphx_glr_auto_examples_40_cost_plot_10_benchmark.py>`.
-import contextlib
 import functools
-import inspect
-import json
 import math
 import re
 
@@ -31,7 +28,6 @@ import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
 import torch
-from tensorflow.python.eager import context  # private
 from torch._inductor.utils import run_and_get_code  # private
 
 THREADS = 1
@@ -71,7 +67,7 @@ def make_inputs(batches=BATCHES, seed=0):
 weights_np, x_np = make_inputs()
 
 # %%
-# **TensorFlow**: the block, and one eager call.
+# **TensorFlow**: the block, eager at every batch.
 
 
 def tf_block(x, W1, b1, W2, b2):
@@ -84,10 +80,9 @@ with tf.device(tf_device):
     tf_w = [tf.constant(w) for w in weights_np.values()]
     tf_x = {b: tf.constant(x) for b, x in x_np.items()}
 tf_eager = {b: tf_block(tf_x[b], *tf_w) for b in BATCHES}
-print("batch 64:", tf_eager[64].shape, tf_eager[64].dtype.name)
 
 # %%
-# **PyTorch**: the same block, and one eager call.
+# **PyTorch**: the same block, eager at every batch.
 F = torch.nn.functional
 
 
@@ -102,7 +97,6 @@ torch_w = [to_torch(w) for w in weights_np.values()]
 torch_x = {b: to_torch(x) for b, x in x_np.items()}
 torch_eager = {b: torch_block(x, *torch_w)
                for b, x in torch_x.items()}
-print("batch 64:", torch_eager[64].shape, torch_eager[64].dtype)
 
 # %%
 # What each compiler made of it
@@ -119,9 +113,11 @@ MOVE = {"parameter", "constant", "broadcast", "bitcast", "tuple", "get-tuple-ele
 HLO_OP = re.compile(r"= (?:\(.*?\)|\S+) ([a-z][\w-]*)\((?:.*calls=(%[\w.]+))?")  # op, fused
 
 
-def hlo_computations(text):
-    """{"ENTRY" or "%name": its instructions}, from HLO text."""
-    return dict(re.findall(r"^(ENTRY|%[\w.]+) .*?\{\n(.*?)\n\}", text, re.M | re.S))
+def hlo_runs(text):
+    """What HLO's ENTRY runs: (operation, what it fuses), data moves left out."""
+    hlo = dict(re.findall(r"^(ENTRY|%[\w.]+) .*?\{\n(.*?)\n\}", text, re.M | re.S))
+    return [(op, sorted({o for o, _ in HLO_OP.findall(hlo.get(fused, ""))} - MOVE))
+            for op, fused in HLO_OP.findall(hlo["ENTRY"]) if op not in MOVE]
 
 
 # %%
@@ -137,11 +133,7 @@ tf_before = [op.type for op in graph.get_operations()
 print(sidebyside.wrap(f"{len(tf_before)} operations: "
                       + " ".join(tf_before), hang="  "))
 ir = tf_xla.experimental_get_compiler_ir(tf_x[64], *tf_w)
-hlo = hlo_computations(ir(stage="optimized_hlo"))
-tf_after = [(op, sorted({o for o, _ in HLO_OP.findall(
-    hlo.get(fused, ""))} - MOVE))  # what a fusion fuses
-    for op, fused in HLO_OP.findall(hlo["ENTRY"])
-    if op not in MOVE]
+tf_after = hlo_runs(ir(stage="optimized_hlo"))
 print(f"On this machine ({tf_device}): ENTRY runs", *(
     " ".join([op, *inside]) for op, inside in tf_after),
     sep="\n  ")
@@ -173,14 +165,12 @@ except Exception as error:  # no C++ compiler? say so
           sep="\n")
 if inductor_error is None:
     kernels = re.findall(r"^(\w+) = async_compile\.", code,
-                         re.MULTILINE)
+                         re.M)
     pattern = "|".join([r"extern_kernels\.\w+", *kernels])
-    torch_after = re.findall(rf"^[ ]+({pattern})\b", code,
-                             re.MULTILINE)
+    torch_after = re.findall(rf"^[ ]+({pattern})\b", code, re.M)
     print(f"On this machine ({torch_device}): call() runs",
           *torch_after, sep="\n  ")
-    assert len(torch_after) < len(torch_before)
-    assert len(kernels) >= 1  # at least one fused kernel
+    assert len(torch_before) > len(torch_after) and kernels
 
 # %%
 # On a CPU both kept the matrix products apart and fused the elementwise operations after each
@@ -192,11 +182,7 @@ if inductor_error is None:
 # --------------------------------------------
 # Three ways in each framework: eager; a graph (``tf.function``; Dynamo's graph run operation by
 # operation); compiled (XLA; Inductor). ``sidebyside.benchmark.time_variants`` times them in
-# turns, round after round, and keeps each first call (a trace or a compile) apart. XLA compiles
-# a program per batch size from its one trace. Dynamo captures a graph for batch 64, one for 1
-# (a size of 1 is always specialised), and at 16 one with a dynamic batch (``s…`` below) for 256
-# and 4096 too (:ref:`automatic dynamic shapes
-# <sphx_glr_auto_examples_10_graphs_plot_50_retracing.py>`).
+# turns, round after round, and keeps each first call (a trace or a compile) apart.
 torch_sync, tf_sync = benchmark.gpu_syncs(torch_device, tf_device)
 tf_way, torch_way = (tf_x, tf_w, tf_sync), (torch_x, torch_w, torch_sync)
 capture = CountingBackend()  # runs each graph as it is
@@ -221,7 +207,7 @@ for b in BATCHES:
         else (lambda f=f, x=x[b], w=w: lambda: f(x, *w), sync)
         for name, (f, x, w, sync) in ways.items()})
     outputs[b] = {n: to_numpy(o) for n, o in out.items()}  # now: a CUDA graph reuses memory
-
+# sphinx_gallery_start_ignore
 for who in ("TF", "PyTorch"):  # each way's median and spread, a row per batch
     names = [n for n in ways if n.startswith(who)]
     print(f"On this machine (timed): {who}, median ±spread")
@@ -229,25 +215,18 @@ for who in ("TF", "PyTorch"):  # each way's median and spread, a row per batch
     for b in sorted(BATCHES):
         print(f"  {b:>5}" + "".join((with_spread(t) if isinstance(t, Timing) else t.split(":")[0])
                                     .rjust(19) for t in (results[b][n] for n in names)))
-print("traces: tf.function", tf_graph.experimental_get_tracing_count(),
-      "XLA", tf_xla.experimental_get_tracing_count())
-xs = [next(v for n in g.graph.nodes  # each graph's x
-           if isinstance(v := n.meta.get("example_value"), torch.Tensor)) for g in capture.graphs]
-print(len(xs), "graphs; x:", *["({}, {})".format(*(d if isinstance(d, int) else "s…" for d in x.shape))
-                               for x in xs])
-assert len(xs) == 3  # 64, then 1, then any batch
+# sphinx_gallery_end_ignore
 
 # %%
-# Per row of the batch: where a fixed cost per call dominates, the time per row falls as the
-# batch grows; where the arithmetic does, it stays level, or rises once the data outgrow the
-# caches. Under the chart, each way against what you would otherwise run: faster or slower only
-# beyond the spreads (``sidebyside.benchmark.direction``). A compiled call can be slower than
-# eager: a compiler removes work inside the kernels, of which a small batch has little, and adds
-# work around them: each :term:`guard` checks the arguments, a Python wrapper calls the kernels
-# and allocates the outputs, on a CPU too (Inductor can write that wrapper in C++, for a longer
-# compile: ``torch.compile(..., options={"cpp_wrapper": True})``). And a ``tf.function`` is
-# optimised code already: :term:`Grappler` rewrites its graph before it runs (*Going deeper*
-# below shows the rewrite behind most of TensorFlow's gap at large batches, on a CPU).
+# Per row of the batch: where a fixed cost per call dominates, the time per row falls as the batch
+# grows; where the arithmetic does, it stays level, or rises once the data outgrow the caches.
+# Under the chart, each way against what you would otherwise run: faster or slower only beyond the
+# spreads (``sidebyside.benchmark.direction``). A compiled call can be slower than eager: a
+# compiler removes work inside the kernels, of which a small batch has little, and adds work
+# around them: each :term:`guard` checks the arguments, a Python wrapper calls the kernels and
+# allocates the outputs, on a CPU too. And a ``tf.function`` is optimised code already:
+# :term:`Grappler` rewrites its graph before it runs (*Going deeper* below shows the rewrite
+# behind most of TensorFlow's gap at large batches, on a CPU).
 fig, axes = plt.subplots(1, 2, figsize=(9, 4), sharey=True)
 style = benchmark.styles(list(ways))
 for ax, who in zip(axes, ("TF", "PyTorch"), strict=True):
@@ -286,11 +265,54 @@ for name, reference in AGAINST:
 # --------------------------------------
 # XLA keeps its programs in memory (its disk cache, ``--tf_xla_persistent_cache_directory`` in
 # ``TF_XLA_FLAGS``, is off by default): its first call at each batch above compiled and ran.
+# Against what you would run instead (``tf.function`` against eager code, XLA against
+# ``tf.function``, ``torch.compile`` against eager code): ``n`` calls cost ``first + (n - 1) *
+# median`` each way, so compiling has paid after ``n = 1 + (first - the other's first) / (the
+# other's median - median)`` calls (a range from the ends of the spreads; ``never`` where it is
+# not faster beyond them). Inductor's first calls, from a fresh Python, are in *Going deeper*.
+
+
+def pays(fast, first, ref, ref_first):
+    """'FIRST, after N (low to high)' or 'FIRST, never'."""
+    if direction(fast, ref) >= 0:  # not faster beyond the spreads
+        return f"{duration(first)}, never"
+    n = [1 + math.ceil(max(0.0, first - ref_first) / (ref.median * (1 + s * ref.spread)
+                                                     - fast.median * (1 - s * fast.spread)))
+         for s in (0, 1, -1)]  # the medians, then the ends of the spreads
+    return f"{duration(first)}, after {n[0]:,} ({n[1]:,} to {n[2]:,})"
+
+
+print("On this machine (timed): first call, and the calls after which compiling has paid")
+for b in BATCHES:
+    r = results[b]
+    print(f"  batch {b}: " + "; ".join(f"{n[3:]} {pays(r[n], r[n].first, r[ref], r[ref].first)}"
+                                       for n, ref in AGAINST[:2]))
+
+# %%
+# Going deeper: more on Inductor
+# -------------------------------
 # Inductor keeps what it compiled in ``TORCHINDUCTOR_CACHE_DIR``, so we measure it in a fresh
 # Python (``sidebyside.benchmark.fresh_python``) with an empty one, on as many threads as here
 # (Inductor writes the count into its code): what a process's first ``torch.compile`` pays once
 # (Dynamo's start-up and first capture; loading Inductor), the first call at each batch in the
 # order above (*cold*), and after ``torch.compiler.reset()`` the same from full caches (*warm*).
+# Against eager code, as above: for Inductor, ``first`` is the fresh Python's first call for the
+# graph that serves the batch, cold and warm, with the once-per-process start-up on top.
+#
+# XLA compiles a program per batch size from its one trace. Dynamo captures a graph for batch 64,
+# one for 1 (a size of 1 is always specialised), and at 16 one with a dynamic batch (``s…``
+# below) for 256 and 4096 too (:ref:`automatic dynamic shapes
+# <sphx_glr_auto_examples_10_graphs_plot_50_retracing.py>`).
+import inspect
+import json
+
+print("traces: tf.function", tf_graph.experimental_get_tracing_count(),
+      "XLA", tf_xla.experimental_get_tracing_count())
+xs = [next(v for n in g.graph.nodes  # each graph's x
+           if isinstance(v := n.meta.get("example_value"), torch.Tensor)) for g in capture.graphs]
+print(len(xs), "graphs; x:", *["({}, {})".format(*(d if isinstance(d, int) else "s…" for d in x.shape))
+                               for x in xs])
+assert len(xs) == 3  # 64, then 1, then any batch
 CHILD = r"""
 import json, os, time
 os.environ["TRITON_CACHE_DIR"] = os.path.abspath("triton")  # empty
@@ -339,35 +361,28 @@ if inductor_error is None:
         what = (f"the graph from batch {compiled_at[b]}" if compiled_at[b] != b else
                 "compiles a graph for " + ("any batch" if serves[b] == dynamic else f"batch {b}"))
         print(f"  first call, batch {b:>4}: cold {duration(cold)}, warm {duration(warm)} ({what})")
+    print("On this machine (timed): torch.compile's first call, and the calls after which it paid")
+    for b in BATCHES:  # the first call, cold and warm, of the graph that serves b
+        c, e, at = results[b]["PyTorch compiled"], results[b]["PyTorch eager"], compiled_at[b]
+        firsts = {run: child[run][BATCHES.index(at)] for run in ("cold", "warm")}
+        print(f"  batch {b}: " + "; ".join(f"{run} {pays(c, first, e, e.first)}"
+                                           for run, first in firsts.items()))
 
 # %%
-# Against what you would run instead (``tf.function`` against eager code, XLA against
-# ``tf.function``, ``torch.compile`` against eager code): ``n`` calls cost ``first + (n - 1) *
-# median`` each way, so compiling has paid after ``n = 1 + (first - the other's first) / (the
-# other's median - median)`` calls (a range from the ends of the spreads; ``never`` where it is
-# not faster beyond them). For Inductor, ``first`` is the fresh Python's first call for the graph
-# that serves the batch, cold and warm, with the once-per-process start-up on top.
-
-
-def pays(fast, first, ref, ref_first):
-    """'FIRST, after N (low to high)' or 'FIRST, never'."""
-    if direction(fast, ref) >= 0:  # not faster beyond the spreads
-        return f"{duration(first)}, never"
-    n = [1 + math.ceil(max(0.0, first - ref_first) / (ref.median * (1 + s * ref.spread)
-                                                     - fast.median * (1 - s * fast.spread)))
-         for s in (0, 1, -1)]  # the medians, then the ends of the spreads
-    return f"{duration(first)}, after {n[0]:,} ({n[1]:,} to {n[2]:,})"
-
-
-print("On this machine (timed): first call, and the calls after which compiling has paid")
-for b in BATCHES:
-    r = results[b]
-    print(f"  batch {b}: " + "; ".join(f"{n[3:]} {pays(r[n], r[n].first, r[ref], r[ref].first)}"
-                                       for n, ref in AGAINST[:2]))
-    if child:  # the first call, cold and warm, of the graph that serves b
-        c, e, at = r["PyTorch compiled"], r["PyTorch eager"], BATCHES.index(compiled_at[b])
-        print("    torch.compile: " + "; ".join(f"{run} {pays(c, child[run][at], e, e.first)}"
-                                                for run in ("cold", "warm")))
+# On a GPU the CPU also launches every kernel, a few microseconds each, and a small batch's
+# kernels can finish before the next launch. ``torch.compile(mode="reduce-overhead")`` records
+# the launches as a *CUDA graph* and replays them with one. A replay reads its inputs where it
+# recorded them, so each call copies its arguments there, except parameters and tensors passed to
+# ``torch._dynamo.mark_static_address``: the weights go in as ``nn.Parameter``, only ``x`` is
+# copied. A graph with a dynamic batch records one CUDA graph per batch size. This runs where there is a GPU.
+#
+# On a CPU, Inductor can write the Python wrapper around its kernels in C++ instead, for a longer
+# compile: ``torch.compile(..., options={"cpp_wrapper": True})``.
+if "PyTorch CUDA graphs" in ways:
+    print("On this machine (timed): CUDA graphs against compiled:",
+          verdicts("PyTorch CUDA graphs", "PyTorch compiled") or "not measured")
+else:
+    print("On this machine (no CUDA GPU): CUDA graphs not run")
 
 # %%
 # Going deeper: one operation behind TensorFlow's gap
@@ -380,6 +395,9 @@ for b in BATCHES:
 # graph, ``power`` and all, and rewrites it itself. On the last line, compare the gaps: where the
 # block's is mostly GELU's, one rewritten operation explains it, not running a graph. (PyTorch's
 # ``F.gelu`` is one kernel, eager or not.)
+import contextlib
+
+from tensorflow.python.eager import context  # private
 
 
 @contextlib.contextmanager
@@ -437,21 +455,6 @@ if tf_device == "/CPU:0":  # the table above ran on the CPU too
             "TF tf.function"]]), ("| its GELU", [gelus["eager gelu"], gelus["tf.function gelu"]])]))
 
 # %%
-# Going deeper: CUDA graphs
-# -------------------------
-# On a GPU the CPU also launches every kernel, a few microseconds each, and a small batch's
-# kernels can finish before the next launch. ``torch.compile(mode="reduce-overhead")`` records
-# the launches as a *CUDA graph* and replays them with one. A replay reads its inputs where it
-# recorded them, so each call copies its arguments there, except parameters and tensors passed to
-# ``torch._dynamo.mark_static_address``: the weights go in as ``nn.Parameter``, only ``x`` is
-# copied. A graph with a dynamic batch records one CUDA graph per batch size. This runs where there is a GPU.
-if "PyTorch CUDA graphs" in ways:
-    print("On this machine (timed): CUDA graphs against compiled:",
-          verdicts("PyTorch CUDA graphs", "PyTorch compiled") or "not measured")
-else:
-    print("On this machine (no CUDA GPU): CUDA graphs not run")
-
-# %%
 # They agree
 # ----------
 # A fast wrong answer is worth nothing. At every batch, every way of running the block gives its
@@ -465,7 +468,6 @@ for b in BATCHES:
     if "PyTorch compiled" in outputs[b]:
         sidebyside.assert_close(outputs[b]["TF XLA"], outputs[b]["PyTorch compiled"],
                                 what=f"XLA vs Inductor, batch {b}", device=torch_device)
-print("every way agrees with eager, and TensorFlow with PyTorch")
 # sphinx_gallery_start_ignore
 torch.compiler.reset()  # nothing compiled lingers in the next page
 torch.set_num_threads(torch_threads_before)

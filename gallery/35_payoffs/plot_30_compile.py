@@ -297,7 +297,8 @@ for b in BATCHES:
 # (Dynamo's start-up and first capture; loading Inductor), the first call at each batch in the
 # order above (*cold*), and after ``torch.compiler.reset()`` the same from full caches (*warm*).
 # Against eager code, as above: for Inductor, ``first`` is the fresh Python's first call for the
-# graph that serves the batch, cold and warm, with the once-per-process start-up on top.
+# graph that serves the batch, cold and warm; the once-per-process start-up is shown apart and
+# not counted in it.
 #
 # XLA compiles a program per batch size from its one trace. Dynamo captures a graph for batch 64,
 # one for 1 (a size of 1 is always specialised), and at 16 one with a dynamic batch (``s…``

@@ -80,16 +80,13 @@ torch_losses = dict(tiny=tiny_loss, mlp=mlp_loss)
 rng = np.random.default_rng(0)
 
 
-def uniform(*shape):
-    bound = 1 / np.sqrt(shape[0])
-    return rng.uniform(-bound, bound, size=shape).astype(np.float32)
-
-
 def mlp(batch, width, hidden):
-    inputs = (rng.standard_normal((batch, width), np.float32), uniform(batch, 10))
-    params = {"W1": uniform(width, hidden), "b1": np.zeros(hidden, np.float32),
-              "W2": uniform(hidden, 10), "b2": np.zeros(10, np.float32)}
-    return "mlp", inputs, params
+    x = rng.standard_normal((batch, width), np.float32)
+    y, W1, W2 = (rng.uniform(-1, 1, (n, m)).astype(np.float32) / n**0.5  # within ±1/√rows
+                 for n, m in [(batch, 10), (width, hidden), (hidden, 10)])
+    params = {"W1": W1, "b1": np.zeros(hidden, np.float32),
+              "W2": W2, "b2": np.zeros(10, np.float32)}
+    return "mlp", (x, y), params
 
 
 workloads = {
@@ -113,6 +110,7 @@ tiny, largest = "tiny graph", "large MLP, batch 128"
 # pass in all three; under ``torch.compile`` that backward was compiled along with the
 # forward, and under TorchScript, once it has optimised, it is a differentiated graph.
 tf1_graphs = {}  # one graph and session per workload, for both TF1 variants
+tf1 = tf.compat.v1  # TensorFlow 1's API, inside TensorFlow 2
 
 
 # %%
@@ -132,9 +130,6 @@ def tf2_variant(workload, *, graph=False):
         step = tf.function(step)
     inputs = [tf.constant(array) for array in arrays]
     return lambda: step(*inputs)
-
-
-tf1 = tf.compat.v1  # TensorFlow 1's API, inside TensorFlow 2
 
 
 def tf1_graph(kind, arrays, params, config=session_config):
@@ -222,8 +217,8 @@ def not_run(workload, name):
 
 
 # %%
-# Timing them
-# -----------
+# Timing them, and they agree
+# ---------------------------
 # ``benchmark.time_workloads`` builds each variant's step, calls it once, then until its
 # time per call has *settled* (a compiler that keeps optimising is not timed while it
 # does). Then the variants take turns, round after round, so that a slow moment of the
@@ -234,8 +229,6 @@ results, outputs = benchmark.time_workloads(workloads, variants, sync_for,
                                             threads=THREADS, not_run=not_run)
 
 # %%
-# They agree
-# ----------
 # A fast wrong answer is worth nothing: on every workload, every variant's loss and
 # gradients must match PyTorch eager's. Float32 sums taken in a different order differ
 # in the last bits, hence a relative tolerance of ``1e-4``. TorchScript is deprecated:
@@ -252,43 +245,71 @@ assert script_warnings and all(
 # %%
 # The numbers
 # -----------
-# Steady-state time per training step, its spread, and its ratio to PyTorch eager on the
-# same workload (below 1 is faster than PyTorch eager).
-hardware = benchmark.hardware(torch_device)
-benchmark.step_table(results, list(variants), reference="PyTorch eager",
-                     caption="Time per training step: median, ±spread · ratio to "
-                     f"PyTorch eager ({hardware})")
-
-# %%
-# The same numbers drawn: one row per variant, coloured by framework, each variant with
-# a marker of its own, the bar its spread. Read across the three panels: where the step
-# is all call (the tiny graph) the ways to run it are far apart; where it is mostly
-# arithmetic (the large MLP) they close up, since all of them run the same kind of
-# kernels.
+# Steady-state time per training step, drawn: one row per variant, coloured by framework,
+# each variant with a marker of its own, the bar its spread (the same numbers as a table:
+# *Going deeper*). Read across the three panels: where the step is all call (the tiny
+# graph) the ways to run it are far apart; where it is mostly arithmetic (the large MLP)
+# they close up, since all of them run the same kind of kernels.
 figure = benchmark.plot_steps(results, list(variants),
                               title="Time per training step (log scale)")
 # sphinx_gallery_thumbnail_number = 1
+
+# %%
+# Read from the numbers above, each with its spread (a variant is called faster or
+# slower only where the gap exceeds the spreads):
+call = results[tiny]  # the tiny graph: all call
+benchmark.say([
+    f"The price of a call: a whole PyTorch eager step of the tiny graph takes "
+    f"{benchmark.per_step(call, 'PyTorch eager')}. Through tf.function the same three "
+    f"operations take {benchmark.per_step(call, 'tf.function')}, which is "
+    f"{benchmark.compare(call, 'tf.function', 'PyTorch eager')}; through Session.run "
+    f"{benchmark.per_step(call, 'TF1 Session.run')}. The TF1 callable is "
+    f"{benchmark.compare(call, 'TF1 callable', 'TF1 Session.run')}.",
+    *(f"{w}: {benchmark.fastest_text(by)}." for w, by in results.items()),
+])
 
 # %%
 # The first call, in a fresh Python
 # ---------------------------------
 # The first call pays for the graph: :term:`tracing` for ``tf.function``, building the
 # graph and opening a session for TensorFlow 1, compiling for ``torch.compile``.
-# TorchScript's first call compiles the function to its own graph and runs it once to
-# record the shapes it sees; it optimises in the calls after, which the warm-up table
-# below counts. Timed here, a first call would depend on what ran before in this process
+# Timed here, a first call would depend on what ran before in this process
 # (caches that earlier pages filled), so a script runs in a new Python, with one thread
 # per pool and an empty Inductor cache, and times the first call of each variant of the
 # small MLP's step, building included, in the tables' order (the seven variants written
 # again, in ``benchmark.FIRST_CALLS_MLP``). Without a C++ compiler (Windows without MSVC,
 # a Mac without the command line tools), ``torch.compile`` cannot compile for a CPU: its
 # cell then says why.
+hardware = benchmark.hardware(torch_device)
 first_calls = {COMPILED: benchmark.fresh_python(benchmark.FIRST_CALLS_MLP,
                                                 threads=THREADS)}
 benchmark.first_call_table(first_calls, list(variants), caption="First call in a fresh "
                            f"Python: building plus one call ({hardware})")
 
 # %%
+# Going deeper: the numbers in full
+# ---------------------------------
+# Steady-state time per training step, its spread, and its ratio to PyTorch eager on the
+# same workload (below 1 is faster than PyTorch eager).
+benchmark.step_table(results, list(variants), reference="PyTorch eager",
+                     caption="Time per training step: median, ±spread · ratio to "
+                     f"PyTorch eager ({hardware})")
+
+# %%
+# Where the arithmetic dominates, each graph variant against its own framework's eager
+# step:
+timed = {w: benchmark.measured(by) for w, by in results.items()}
+families = {"PyTorch eager": ["torch.compile", "TorchScript"],
+            "TF2 eager": ["tf.function", "TF1 Session.run", "TF1 callable"]}
+benchmark.say(f"On the {largest}: " + "; ".join(
+    f"{g} is {benchmark.compare(results[largest], g, eager)}"
+    for g in graphs if g in timed[largest]) + "." for eager, graphs in families.items())
+
+# %%
+# TorchScript's first call compiles the function to its own graph and runs it once to
+# record the shapes it sees; it optimises in the calls after, which the warm-up table
+# below counts.
+#
 # Warming up: after the first call, how many calls each variant took until its time per
 # call settled, and how much longer they took than as many settled calls. TorchScript
 # keeps one compiled function per Python function (:ref:`the next lesson
@@ -299,36 +320,12 @@ benchmark.warmup_table(results, list(variants), caption="Warm-up until settled: 
                        f"and time beyond the steady state ({hardware})")
 
 # %%
-# Read from the numbers above, each with its spread (a variant is called faster or
-# slower only where the gap exceeds the spreads):
-timed = {w: benchmark.measured(by) for w, by in results.items()}
-
-
-def compare(workload, name, reference="PyTorch eager"):
-    return benchmark.compare(results[workload], name, reference)
-
-
-def per_step(workload, name):
-    return benchmark.per_step(results[workload], name)
-
-
-readings = [
-    f"The price of a call: a whole PyTorch eager step of the tiny graph takes "
-    f"{per_step(tiny, 'PyTorch eager')}. Through tf.function the same three operations "
-    f"take {per_step(tiny, 'tf.function')}, which is {compare(tiny, 'tf.function')}; "
-    f"through Session.run {per_step(tiny, 'TF1 Session.run')}. The TF1 callable is "
-    f"{compare(tiny, 'TF1 callable', 'TF1 Session.run')}.",
-    *(f"{w}: {benchmark.fastest_text(by)}." for w, by in results.items()),
-]
-families = {"PyTorch eager": ["torch.compile", "TorchScript"],
-            "TF2 eager": ["tf.function", "TF1 Session.run", "TF1 callable"]}
-for eager, graphs in families.items():
-    readings.append(f"On the {largest}: " + "; ".join(
-        f"{g} is {compare(largest, g, eager)}" for g in graphs if g in timed[largest]) + ".")
+# Whether ``torch.compile`` pays for its first call: the surplus of that call over
+# PyTorch eager's, set against what each settled step saves, with its spread.
 cold, compiled = first_calls[COMPILED]["torch.compile"], timed[COMPILED].get("torch.compile")
 if isinstance(cold, str) or not compiled:  # no C++ compiler here, say
     why = cold if isinstance(cold, str) else results[COMPILED]["torch.compile"]
-    readings.append(f"torch.compile on the {COMPILED}: {why}")
+    reading = f"torch.compile on the {COMPILED}: {why}"
 else:
     eager = timed[COMPILED]["PyTorch eager"]
     extra = cold - first_calls[COMPILED]["PyTorch eager"]  # its first call's surplus
@@ -336,55 +333,15 @@ else:
             f"{extra / (eager.median - compiled.median):,.0f} steps"
             if benchmark.direction(compiled, eager) < 0
             else "so on this workload it does not pay for its compile time")
-    readings.append(f"torch.compile on the {COMPILED}: its first call in a fresh Python "
-                    f"took {benchmark.duration(cold)}, and each settled step is "
-                    f"{compare(COMPILED, 'torch.compile')}, {pays}.")
-benchmark.say(readings)
+    reading = (f"torch.compile on the {COMPILED}: its first call in a fresh Python took "
+               f"{benchmark.duration(cold)}, and each settled step is "
+               f"{benchmark.compare(results[COMPILED], 'torch.compile', 'PyTorch eager')}, "
+               f"{pays}.")
+benchmark.say([reading])
 
 # %%
-# Going deeper: what pins TensorFlow's threads
+# Going deeper: the gap between the frameworks
 # --------------------------------------------
-# TensorFlow runs the work *inside* an op (a matrix product split over cores) on an
-# intra-op pool, and independent ops side by side on an inter-op pool. The intra-op pool
-# is one for the whole process, sized when TensorFlow makes its first device: by the
-# eager runtime (``tf.config.threading`` before it starts, else ``TF_NUM_INTRAOP_THREADS``)
-# or by a first TensorFlow 1 session's ``ConfigProto``. Eager code and ``tf.function`` use
-# the eager runtime's inter-op pool. TensorFlow 1 sessions share one more inter-op pool,
-# sized by the *first* session's ``ConfigProto`` (by ``TF_NUM_INTEROP_THREADS`` where it
-# says 0). A later session's counts size nothing, unless it asks for an inter-op pool of
-# its own (``session_inter_op_thread_pool``), as the sessions timed above did. Counting
-# this process's threads shows it: the second session below asks ``ConfigProto`` for six
-# threads per pool and starts no pool; the third asks for a pool of its own, and gets one.
-
-
-def new_threads(config):
-    """Threads that opening and running a session started."""
-    before = benchmark.process_threads()
-    session, inputs, fetches = tf1_graph(*workloads[tiny], config=config)
-    session.run(fetches, dict(zip(inputs, workloads[tiny][1], strict=True)))
-    started = benchmark.process_threads() - before
-    session.close()
-    return started
-
-
-if benchmark.process_threads() is not None:  # Linux, or psutil installed
-    per_pool = {n: tf1.ConfigProto(intra_op_parallelism_threads=n,
-                                   inter_op_parallelism_threads=n) for n in (1, 6)}
-    started = {
-        "a session, ConfigProto 1 per pool": new_threads(per_pool[1]),
-        "then one, ConfigProto 6 per pool": new_threads(per_pool[6]),
-        "one with its own inter-op pool of 6": new_threads(tf1.ConfigProto(
-            session_inter_op_thread_pool=[{"num_threads": 6}])),
-    }
-    print("On this machine (threads a new session started):")
-    for name, count in started.items():
-        print(f"  {name}: {count}")
-    _, asked, own = started.values()
-    assert asked < 6 <= own  # the shared pools stayed as they were
-
-# %%
-# Going deeper: is the gap between the frameworks theirs?
-# -------------------------------------------------------
 # Most of a large-MLP step's arithmetic is two products with the same number of
 # multiply-adds: ``x @ W1`` forward (128 × 1024 by 1024 × 1024) and, backward, the
 # gradient of ``W1``, ``xᵀ @ dz`` (1024 × 128 by 128 × 1024, where ``dz`` is the gradient
@@ -461,6 +418,45 @@ benchmark.say([
 # run it, not one step's latency. Nothing pins the process to cores or stops other
 # programs; how busy the machine was:
 benchmark.say([benchmark.load() or "not reported by this system"], condition="load")
+
+# %%
+# What pins TensorFlow's threads: TensorFlow runs the work *inside* an op (a matrix
+# product split over cores) on an intra-op pool, and independent ops side by side on an
+# inter-op pool. The intra-op pool is one for the whole process, sized when TensorFlow makes its first device: by the
+# eager runtime (``tf.config.threading`` before it starts, else ``TF_NUM_INTRAOP_THREADS``)
+# or by a first TensorFlow 1 session's ``ConfigProto``. Eager code and ``tf.function`` use
+# the eager runtime's inter-op pool. TensorFlow 1 sessions share one more inter-op pool,
+# sized by the *first* session's ``ConfigProto`` (by ``TF_NUM_INTEROP_THREADS`` where it
+# says 0). A later session's counts size nothing, unless it asks for an inter-op pool of
+# its own (``session_inter_op_thread_pool``), as the sessions timed above did. Counting
+# this process's threads shows it: the second session below asks ``ConfigProto`` for six
+# threads per pool and starts no pool; the third asks for a pool of its own, and gets one.
+
+
+def new_threads(config):
+    """Threads that opening and running a session started."""
+    before = benchmark.process_threads()
+    session, inputs, fetches = tf1_graph(*workloads[tiny], config=config)
+    session.run(fetches, dict(zip(inputs, workloads[tiny][1], strict=True)))
+    started = benchmark.process_threads() - before
+    session.close()
+    return started
+
+
+if benchmark.process_threads() is not None:  # Linux, or psutil installed
+    per_pool = {n: tf1.ConfigProto(intra_op_parallelism_threads=n,
+                                   inter_op_parallelism_threads=n) for n in (1, 6)}
+    started = {
+        "a session, ConfigProto 1 per pool": new_threads(per_pool[1]),
+        "then one, ConfigProto 6 per pool": new_threads(per_pool[6]),
+        "one with its own inter-op pool of 6": new_threads(tf1.ConfigProto(
+            session_inter_op_thread_pool=[{"num_threads": 6}])),
+    }
+    print("On this machine (threads a new session started):")
+    for name, count in started.items():
+        print(f"  {name}: {count}")
+    _, asked, own = started.values()
+    assert asked < 6 <= own  # the shared pools stayed as they were
 
 # %%
 # What to take away

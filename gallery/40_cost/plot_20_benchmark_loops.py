@@ -13,11 +13,8 @@ when the length of the input changes from batch to batch: :term:`retracing`.
 # %%
 # Setup
 # -----
-# Both frameworks, the helpers of this site, and one seed for everything. The threads are
-# pinned as in the first lesson, before anything runs TensorFlow.
+# The threads are pinned as in the first lesson, before TensorFlow runs (shown in *Going deeper*).
 import functools
-import statistics
-import types
 import warnings
 
 import sidebyside
@@ -30,7 +27,7 @@ import tensorflow as tf
 import torch
 
 THREADS = 1
-_, session_config = benchmark.pin_threads(THREADS)  # as in the first lesson
+tf_pools, session_config = benchmark.pin_threads(THREADS, show=False)
 sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 sidebyside.provenance(math=True)
@@ -84,41 +81,28 @@ torch_rnn_loss = rnn_loss
 # The RNN keeps its weights and reads 10, 20 or 30 points of the sine wave, ten per half
 # period as in the source post, from the same NumPy arrays in every variant.
 rng = np.random.default_rng(0)
-
-
-def uniform(*shape):
-    bound = 1 / np.sqrt(shape[0])
-    return rng.uniform(-bound, bound, size=shape).astype(np.float32)
-
-
-rnn_params = {"W_ih": uniform(1, 32), "W_hh": uniform(32, 32), "b_h": uniform(1, 32),
-              "W_out": uniform(32, 1), "b_out": uniform(1, 1)}
-
-
-def sine(steps):
-    t = np.linspace(0, steps / 10 * np.pi, steps, dtype=np.float32)[:, None]
-    return np.sin(t), np.cos(t)
-
-
+shapes = {"W_ih": (1, 32), "W_hh": (32, 32), "b_h": (1, 32), "W_out": (32, 1), "b_out": (1, 1)}
+rnn_params = {k: rng.uniform(-1, 1, s).astype(np.float32) / s[0] ** 0.5  # within ±1/√rows
+              for k, s in shapes.items()}
 LENGTHS = (10, 20, 30)
-workloads = {f"RNN, {n} steps": sine(n) for n in LENGTHS}
+times = {n: np.linspace(0, n / 10 * np.pi, n, dtype=np.float32)[:, None] for n in LENGTHS}
+workloads = {f"RNN, {n} steps": (np.sin(times[n]), np.cos(times[n])) for n in LENGTHS}
 
 # %%
 # Six ways to run a training step
 # -------------------------------
-# The variants of the first lesson, written again for this loss: TensorFlow 2 eager under
-# a ``GradientTape`` or traced by ``tf.function``; a TensorFlow 1 graph run through
-# ``Session.run`` or a ``Session.make_callable``; PyTorch eager or TorchScript, with
-# autograd's gradients. ``torch.compile`` is timed in the first lesson only: compiling
-# each length from scratch would take more of the build than this page has.
-tf2_steps = {}  # {graph?: step}: one model, so one tf.function
-tf1_graphs = {}  # one graph and session per length, for both TF1 variants
-tf1 = tf.compat.v1  # TensorFlow 1's API, inside TensorFlow 2
-
+# The variants of the first lesson, written again for this loss (the panes name them).
+# ``torch.compile`` is timed in the first lesson only: compiling each length from scratch
+# would take more of the build than this page has.
 
 # %%
 # **TensorFlow**: eager, ``tf.function``, and a TensorFlow 1
 # graph run two ways.
+tf2_steps = {}  # {graph?: step}: one model, so one tf.function
+tf1_graphs = {}  # per length, shared by both TF1 variants
+tf1 = tf.compat.v1  # TensorFlow 1's API, inside TensorFlow 2
+
+
 def tf2_variant(workload, *, graph=False):
     if graph not in tf2_steps:  # one step for every length
         variables = {k: tf.Variable(v)
@@ -209,32 +193,20 @@ sync_for = {torch_variant: torch_sync, tf2_variant: tf_sync, tf1_variant: tf_syn
 # %%
 # Timing them, and they agree
 # ---------------------------
-# As in the first lesson: each variant is built, called once, and called until its time
-# per call has settled; then the variants take turns, round after round, and each gets
-# a median and a spread. Every variant's loss and gradients must then match PyTorch
-# eager's; the RNN carries the last bits of float32 round-off through its loop, hence a
-# relative tolerance of ``1e-4``.
+# Timed as in the first lesson. Every variant's loss and gradients must match PyTorch
+# eager's (the loop carries float32 round-off, hence a relative tolerance of ``1e-4``).
 results, outputs = benchmark.time_workloads(workloads, variants, sync_for,
                                             threads=THREADS)
 checked = benchmark.check_outputs(outputs, "PyTorch eager", rtol=1e-4)
 print(f"{checked} runs checked against PyTorch eager: the losses and gradients agree")
 
 # %%
-# The numbers
-# -----------
-# Steady-state time per training step, its spread, and its ratio to PyTorch eager on the
-# same length (below 1 is faster than PyTorch eager).
-hardware = benchmark.hardware(torch_device)
-benchmark.step_table(results, list(variants), reference="PyTorch eager",
-                     caption="Time per training step: median, ±spread · ratio to "
-                     f"PyTorch eager ({hardware})")
-
-# %%
-# The same medians against the length, each framework in its colour, each variant with
-# its own marker and line. Look at the slopes: a variant that pays a price per operation
+# Steady-state time per training step against the length, each framework in its colour,
+# each variant with its own marker and line (the same numbers as a table, with their
+# spreads: *Going deeper*). Look at the slopes: a variant that pays a price per operation
 # grows steeply with the number of steps.
 timed = {w: benchmark.measured(by) for w, by in results.items()}
-figure, ax = plt.subplots(figsize=(7.5, 4.2))
+figure, ax = plt.subplots(figsize=(7.5, 3.3))
 benchmark.plot_series(ax, {
     name: (LENGTHS, [timed[w][name].median * 1e3 for w in workloads])
     for name in variants if all(name in by for by in timed.values())},
@@ -243,31 +215,6 @@ benchmark.plot_series(ax, {
 ax.set_xticks(LENGTHS)
 figure.tight_layout()
 # sphinx_gallery_thumbnail_number = 1
-
-# %%
-# Read from the same numbers, each with its spread (a variant is called faster or slower
-# only where the gap exceeds the spreads):
-
-
-def compare(workload, name, reference="PyTorch eager"):
-    return benchmark.compare(results[workload], name, reference)
-
-
-benchmark.say([
-    f"{w}: {benchmark.fastest_text(results[w])}; tf.function is "
-    f"{compare(w, 'tf.function')}, TF2 eager {compare(w, 'TF2 eager')}, TorchScript "
-    f"{compare(w, 'TorchScript')}." for w in workloads])
-
-# %%
-# Warming up: after the first call, how many calls each variant took until its time per
-# call settled, and how much longer they took than as many settled calls. TorchScript's
-# profiling executor runs a function once as it is, recording the shapes it sees, then
-# optimises it; a call with shapes it has not seen makes it profile and optimise again.
-# And ``torch.jit.script`` keeps one compiled function per Python function: the three
-# rows share ``rnn_loss``'s, so the 10-step row pays its first optimisation and the 20-
-# and 30-step rows pay for specialising it to new lengths (*Going deeper* shows both).
-benchmark.warmup_table(results, list(variants), caption="Warm-up until settled: calls, "
-                       f"and time beyond the steady state ({hardware})")
 
 # %%
 # Changing lengths: what retracing costs
@@ -280,7 +227,9 @@ benchmark.warmup_table(results, list(variants), caption="Warm-up until settled: 
 # source post, whose lengths are ``10 * randint(1, 4)``, and so does PyTorch eager, which
 # has nothing to trace. Each batch is timed on its own (``sidebyside.timing.time_each``),
 # traces included, in a process that has already run TensorFlow, as in a training run
-# that meets a new length.
+# that meets a new length. The three must agree on every length, and the counts are the
+# lesson: one trace per length without a signature, one in all with the time dimension
+# left as ``None``.
 lengths = [10 * int(rng.integers(1, 4)) for _ in range(60)]
 sequences = {n: workloads[f"RNN, {n} steps"] for n in LENGTHS}
 
@@ -308,84 +257,97 @@ def any_length_step(x, y):
 
 
 per_length_step = tf.function(tf2_steps[False])  # the eager step, traced anew
-tensors = {k: torch.tensor(v, device=torch_device, requires_grad=True)
-           for k, v in rnn_params.items()}
+eager = {n: torch_variant(f"RNN, {n} steps") for n in LENGTHS}  # nothing to trace
+tf_inputs = {n: [tf.constant(a) for a in pair] for n, pair in sequences.items()}
 
 
-def eager_step(x, y):
-    loss = torch_rnn_loss(x, y, tensors)
-    return loss, torch.autograd.grad(loss, list(tensors.values()))
-
-
-def batches(step, to_tensor):
-    """One call of ``step`` per batch, in the order of ``lengths``."""
-    inputs = {n: [to_tensor(a) for a in pair] for n, pair in sequences.items()}
-    return [functools.partial(step, *inputs[n]) for n in lengths]
-
-
-def to_torch(array):
-    return torch.tensor(array, device=torch_device)
+def batches(step):  # one call per batch, in the order of lengths
+    return [functools.partial(step, *tf_inputs[n]) for n in lengths]
 
 
 with benchmark.torch_threads(THREADS):
     seconds = {
-        "tf.function, no signature": time_each(batches(per_length_step, tf.constant),
-                                               sync=tf_sync),
-        "tf.function, time dimension None": time_each(batches(any_length_step,
-                                                              tf.constant), sync=tf_sync),
-        "PyTorch eager": time_each(batches(eager_step, to_torch), sync=torch_sync)}
+        "tf.function, no signature": time_each(batches(per_length_step), sync=tf_sync),
+        "tf.function, time dimension None": time_each(batches(any_length_step), sync=tf_sync),
+        "PyTorch eager": time_each([eager[n] for n in lengths], sync=torch_sync)}
 print("traces, no signature:", per_length_step.experimental_get_tracing_count())
 print("traces, time dimension None:", any_length_step.experimental_get_tracing_count())
-
-# %%
-# The three agree on every length, and the counts are the lesson: one trace per length
-# without a signature, one in all with the time dimension left as ``None``.
-for n, pair in sequences.items():
-    expected, _ = eager_step(*map(to_torch, pair))
+for n, pair in tf_inputs.items():
+    expected, _ = eager[n]()
     for step in (per_length_step, any_length_step):
-        loss, _ = step(*map(tf.constant, pair))
+        loss, _ = step(*pair)
         sidebyside.assert_close(loss, expected, rtol=1e-4, what=f"{n} steps: loss")
 assert per_length_step.experimental_get_tracing_count() == len(set(lengths)) == 3
 assert any_length_step.experimental_get_tracing_count() == 1
 
 # %%
-# Every batch's time, in order: the calls that traced stand out, once per new length
-# without a signature, once in all with one.
+# Every batch's time, in order, drawn and read: the calls that traced stand out, once
+# per new length without a signature, once in all with one.
 traced = {"tf.function, no signature": sorted({lengths.index(n) for n in set(lengths)}),
           "tf.function, time dimension None": [0], "PyTorch eager": []}
-figure, ax = plt.subplots(figsize=(7.5, 4.2))
+figure, ax = plt.subplots(figsize=(7.5, 3.3))
 benchmark.plot_series(ax, {name: (range(1, 61), [t * 1e3 for t in s])
                            for name, s in seconds.items()},
                       xlabel="batch", ylabel="ms per batch (log)",
                       title="60 RNN batches of changing length", markevery=5)
 figure.tight_layout()
-
-# %%
-# Read from the same numbers:
 retracing = []
 for name, s in seconds.items():
-    after = [t for i, t in enumerate(s) if i not in traced[name]]
-    tracing = benchmark.duration(sum(s[i] for i in traced[name]))
+    after = benchmark.duration(np.median(np.delete(s, traced[name])))
     calls = f"{len(traced[name])} call{'s' * (len(traced[name]) > 1)}"
-    retracing.append(
-        f"{name}: " + (f"{calls} traced, in {tracing}; the median batch after tracing took "
-                       if traced[name] else "nothing to trace; the median batch took ")
-        + f"{benchmark.duration(statistics.median(after))}; all 60 batches "
-        f"{benchmark.duration(sum(s))}.")
+    retracing.append(f"{name}: " + (
+        f"{calls} traced, in {benchmark.duration(sum(s[i] for i in traced[name]))}; the "
+        f"median batch after tracing took {after}" if traced[name]
+        else f"nothing to trace; the median batch took {after}")
+        + f"; all 60 batches {benchmark.duration(sum(s))}.")
 benchmark.say(retracing)
 
 # %%
-# Can ``tf.function`` relax the shape by itself? With ``reduce_retracing=True`` it
-# traces a new length with the time dimension as ``None``, as Dynamo's automatic dynamic
-# shapes do; but the Python loop above needs a number of steps, and ``range(None)``
-# fails. That is why the loop must move into the graph.
-relaxed = tf.function(tf2_steps[False], reduce_retracing=True)
-relaxed(*map(tf.constant, sequences[10]))  # the first length: traced as it is
-try:
-    relaxed(*map(tf.constant, sequences[20]))  # the second: traced with None
-    raise AssertionError("the relaxed trace ran")
-except TypeError as error:
-    print("TypeError:", str(error).strip().splitlines()[-1].split("TypeError: ")[-1])
+# Going deeper: the numbers in full
+# ---------------------------------
+# Steady-state time per training step, its spread, and its ratio to PyTorch eager on the
+# same length (below 1 is faster than PyTorch eager), and the threads they ran on.
+hardware = benchmark.hardware(torch_device)
+print("On this machine (threads):")
+print(f"  PyTorch, every variant: {THREADS} (set while timing)")
+print(f"  TensorFlow's intra-op pool, one per process: {tf_pools}")
+print(f"  eager and tf.function's inter-op pool: {tf_pools}")
+print(f"  each TF1 session's own inter-op pool: {THREADS} (its ConfigProto)")
+benchmark.step_table(results, list(variants), reference="PyTorch eager",
+                     caption="Time per training step: median, ±spread · ratio to "
+                     f"PyTorch eager ({hardware})")
+
+# %%
+# Read from the same numbers, each with its spread (a variant is called faster or slower
+# only where the gap exceeds the spreads):
+benchmark.say(f"{w}: {benchmark.fastest_text(by)}." for w, by in results.items())
+
+# %%
+# TensorFlow 2 eager trails PyTorch eager by far on the RNN, and graphs have nothing to
+# do with it: an RNN step runs hundreds of small operations, and each eager operation
+# has a fixed price of its own in each framework. One of the step's products, alone:
+h_row, w_hh = np.ones((1, 32), np.float32), rnn_params["W_hh"]
+tf_h, tf_w = tf.constant(h_row), tf.constant(w_hh)
+torch_h, torch_w = (torch.tensor(a, device=torch_device) for a in (h_row, w_hh))
+with benchmark.torch_threads(THREADS):
+    one_op, _ = benchmark.time_variants({
+        "PyTorch eager": (lambda: lambda: torch_h @ torch_w, torch_sync),
+        "TF2 eager": (lambda: lambda: tf_h @ tf_w, tf_sync)})
+benchmark.say([f"one 1 × 32 by 32 × 32 product: PyTorch eager "
+               f"{benchmark.per_step(one_op, 'PyTorch eager')}, TF2 eager "
+               f"{benchmark.per_step(one_op, 'TF2 eager')}, which is "
+               f"{benchmark.compare(one_op, 'TF2 eager', 'PyTorch eager')}"])
+
+# %%
+# Warming up: after the first call, how many calls each variant took until its time per
+# call settled, and how much longer they took than as many settled calls. TorchScript's
+# profiling executor runs a function once as it is, recording the shapes it sees, then
+# optimises it; a call with shapes it has not seen makes it profile and optimise again.
+# And ``torch.jit.script`` keeps one compiled function per Python function: the three
+# rows share ``rnn_loss``'s, so the 10-step row pays its first optimisation and the 20-
+# and 30-step rows pay for specialising it to new lengths (the next section shows both).
+benchmark.warmup_table(results, list(variants), caption="Warm-up until settled: calls, "
+                       f"and time beyond the steady state ({hardware})")
 
 # %%
 # Going deeper: what TorchScript compiled
@@ -399,9 +361,14 @@ except TypeError as error:
 # 30, while ``tf.function``'s count of ``MatMul`` ops grows with the length. And scripting ``rnn_loss`` again returns the
 # function compiled and optimised by the benchmark (no ``prim::profile`` node, the
 # profiling run's), while a copy of the function, with the same code, starts over.
+import types
+
 script = torchscript(torch_rnn_loss)  # the one the benchmark optimised
 copy = torchscript(types.FunctionType(torch_rnn_loss.__code__, globals()))
-torch_inputs = {n: [to_torch(a) for a in sequences[n]] for n in (10, 30)}
+tensors = {k: torch.tensor(v, device=torch_device, requires_grad=True)
+           for k, v in rnn_params.items()}
+torch_inputs = {n: [torch.tensor(a, device=torch_device) for a in sequences[n]]
+                for n in (10, 30)}
 optimised = {n: str(script.graph_for(*torch_inputs[n], tensors)) for n in (10, 30)}
 fresh = str(copy.graph_for(*torch_inputs[10], tensors))
 traced_graph = {n: per_length_step.get_concrete_function(
@@ -419,22 +386,19 @@ assert optimised[10].count("aten::matmul") == optimised[30].count("aten::matmul"
 assert tf_matmuls[30] > tf_matmuls[10] and "prim::profile" in fresh
 
 # %%
-# Going deeper: what one eager operation costs
-# --------------------------------------------
-# TensorFlow 2 eager trails PyTorch eager by far on the RNN, and graphs have nothing to
-# do with it: an RNN step runs hundreds of small operations, and each eager operation
-# has a fixed price of its own in each framework. One of the step's products, alone:
-h_row, w_hh = np.ones((1, 32), np.float32), rnn_params["W_hh"]
-tf_h, tf_w = tf.constant(h_row), tf.constant(w_hh)
-torch_h, torch_w = to_torch(h_row), to_torch(w_hh)
-with benchmark.torch_threads(THREADS):
-    one_op, _ = benchmark.time_variants({
-        "PyTorch eager": (lambda: lambda: torch_h @ torch_w, torch_sync),
-        "TF2 eager": (lambda: lambda: tf_h @ tf_w, tf_sync)})
-benchmark.say([f"one 1 × 32 by 32 × 32 product: PyTorch eager "
-               f"{benchmark.per_step(one_op, 'PyTorch eager')}, TF2 eager "
-               f"{benchmark.per_step(one_op, 'TF2 eager')}, which is "
-               f"{benchmark.compare(one_op, 'TF2 eager', 'PyTorch eager')}"])
+# Going deeper: why ``reduce_retracing`` is not enough
+# ----------------------------------------------------
+# Can ``tf.function`` relax the shape by itself? With ``reduce_retracing=True`` it
+# traces a new length with the time dimension as ``None``, as Dynamo's automatic dynamic
+# shapes do; but the Python loop above needs a number of steps, and ``range(None)``
+# fails. That is why the loop must move into the graph.
+relaxed = tf.function(tf2_steps[False], reduce_retracing=True)
+relaxed(*map(tf.constant, sequences[10]))  # the first length: traced as it is
+try:
+    relaxed(*map(tf.constant, sequences[20]))  # the second: traced with None
+    raise AssertionError("the relaxed trace ran")
+except TypeError as error:
+    print("TypeError:", str(error).strip().splitlines()[-1].split("TypeError: ")[-1])
 
 # %%
 # What to take away

@@ -241,8 +241,11 @@ def test_search_puts_the_lesson_and_the_glossary_first(server, browser):
     page.wait_for_timeout(1500)  # summaries arrive one by one
     first_two = " | ".join(results.all_inner_texts()[:2]).lower()
     assert "retracing" in first_two and ("rebuilt" in first_two or "glossary" in first_two), first_two
-    texts = " ".join(results.all_inner_texts())
-    assert "What ran this page" not in texts and "Concept gallery" not in texts
+    summaries = page.locator("#search-results ul.search li p.context").all_inner_texts()
+    assert summaries, "no summaries"
+    for summary in summaries:  # the lesson's text: not the breadcrumbs, not the provenance box
+        assert not summary.lstrip(". ").startswith("Concept gallery"), summary[:80]
+        assert "oneDNN CPU ops" not in summary and "Ran at" not in summary, summary[:80]
     page.close()
 
 
@@ -474,7 +477,7 @@ def test_the_colour_mode_menu_opens_inside_the_window(server, browser, width):
 def test_a_figure_opens_full_size_on_a_phone(server, browser):
     """At 390 px a graph's labels are too small to read, so a tap opens the picture itself."""
     page = Watched(browser, 390).goto(f"{server}/{EXAMPLE}")
-    figure = page.locator("article img.sphx-glr-single-img:visible").first
+    figure = page.locator("article img.sphx-glr-single-img.only-light").first  # light mode
     link = figure.evaluate("img => img.closest('a.sbs-full-size').getAttribute('href')")
     assert link.endswith(".png") and link == figure.get_attribute("src")
     assert page.request.get(page.url.rsplit("/", 1)[0] + "/" + link).status == 200

@@ -2,8 +2,9 @@
 (``sphinx_extensions.panes``, ...).
 
 ========================  ============================================================
+``build_modes``           the build's modes (-D values): what runs, which language, where hosted
 ``panes``                 TensorFlow and PyTorch cells side by side on a gallery page
-``lesson_layout``         "Going deeper" sections folded, no "Go to the end" box
+``lesson_layout``         "Going deeper" folded, no "Go to the end" box, figures open full size
 ``course``                the landing page's course map; a lesson's place, sidebar, Previous/Next
 ``example_checks``        each example seeded, checked for leaks, and recorded as run
 ``notebook_pages``        the MyST notebook pages execute beside the gallery

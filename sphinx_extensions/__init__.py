@@ -6,7 +6,7 @@
 ``panes``                 TensorFlow and PyTorch cells side by side on a gallery page
 ``lesson_layout``         "Going deeper" folded, no "Go to the end" box, figures open full size
 ``course``                the landing page's course map; a lesson's place, sidebar, Previous/Next
-``example_checks``        each example seeded, checked for leaks, and recorded as run
+``example_checks``        each example checked for leaks and deprecations, and recorded as run
 ``notebook_pages``        the MyST notebook pages execute beside the gallery
 ``figures``               every figure in a light and a dark variant (colours: dark_colors)
 ``downloads``             the install line, the downloads' header, "Open in Colab"

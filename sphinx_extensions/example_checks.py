@@ -74,8 +74,9 @@ def _imports_beyond_stdlib(gallery_conf, fname: str) -> bool:
 def reset_example(gallery_conf, fname, when) -> None:
     """Prepare each example and check it afterwards (sphinx-gallery's ``reset_modules`` hook).
 
-    Before: seed everything, forget earlier parity checks, turn deprecation warnings raised by the
-    example's own code into errors, and make ``sys.exit()`` raise an ordinary error. Then freeze
+    Before: turn deprecation warnings raised by the example's own code into errors, and make
+    ``sys.exit()`` raise an ordinary error (the example prepares itself: its first line,
+    ``sidebyside.start_lesson()``, seeds and starts its parity log, wherever it runs). Then freeze
     what is alive (the frameworks' modules, mostly): sphinx-gallery runs ``gc.collect()`` before
     every example, which otherwise walks both frameworks' ~0.5 million objects each time (8 s of
     a full build here); frozen objects are never collected, and they are all still in use.
@@ -84,9 +85,6 @@ def reset_example(gallery_conf, fname, when) -> None:
     import builtins
     import gc
     import warnings
-
-    import sidebyside
-    from sidebyside.parity import reset_parity_log
 
     if fname is None:
         return
@@ -98,8 +96,6 @@ def reset_example(gallery_conf, fname, when) -> None:
             import tensorflow  # noqa: F401
             import torch  # noqa: F401
 
-        sidebyside.seed_everything(0)
-        reset_parity_log()
         _before.clear()
         _before.update(_global_state())
         _saved.update(

@@ -43,9 +43,7 @@ def test_to_numpy_handles_grad_tensors_and_tf_tensors():
 
 
 def test_parity_report_names_the_worst_check():
-    from sidebyside.parity import reset_parity_log
-
-    reset_parity_log()
+    sidebyside.start_lesson()
     assert "No TensorFlow-vs-PyTorch" in repr(sidebyside.parity_report())
     sidebyside.assert_close(tf.constant(1.0), torch.tensor(1.0), what="exact")
     sidebyside.assert_close(tf.constant(2.0), torch.tensor(2.000001), what="rounded")
@@ -66,5 +64,30 @@ def test_the_tolerance_follows_the_device_the_tensors_are_on():
         device = torch.device("cuda", 0)
 
     assert computed_on(tf.constant(1.0), OnGpu()) == "cuda"
+    assert sidebyside.parity.tolerance(OnGpu()) == sidebyside.parity.TOLERANCES["cuda"]
+    assert sidebyside.parity.tolerance(torch.ones(1)) == sidebyside.parity.TOLERANCES["cpu"]
     if torch.cuda.is_available():
         assert computed_on(torch.ones(1, device="cuda")) == "cuda"
+
+
+def test_a_lesson_starts_with_a_fresh_parity_log_and_seeds():
+    sidebyside.assert_close(tf.constant(1.0), torch.tensor(1.0), what="an earlier lesson's")
+    sidebyside.start_lesson(3)
+    first = torch.rand(2)
+    assert "No TensorFlow-vs-PyTorch" in repr(sidebyside.parity_report())
+    sidebyside.start_lesson(3)
+    assert torch.equal(torch.rand(2), first)
+
+
+def test_every_lesson_prepares_itself_before_anything_else():
+    """The first call a gallery script makes after its imports is ``sidebyside.start_lesson()``:
+    the build, the benchmark and a reader's download then run it prepared alike."""
+    import ast
+
+    from conftest import GALLERY_SCRIPTS
+
+    for script in GALLERY_SCRIPTS:
+        calls = [statement for statement in ast.parse(script.read_text()).body
+                 if any(isinstance(node, ast.Call) for node in ast.walk(statement))]
+        first = ast.unparse(calls[0]) if calls else ""
+        assert first == "sidebyside.start_lesson()", f"{script.name} starts with {first!r}"

@@ -69,14 +69,13 @@ SAMPLE_SECONDS = 0.5
 ENV = site_build.ENV
 
 # Runs inside the bare process: writes {"times": {file: seconds}} to the file named first. Notebook pages (.md) run first, each in a Jupyter kernel, exactly as the
-# build runs them; then the scripts, each prepared as the build prepares it.
+# build runs them; then the scripts (each prepares itself: sidebyside.start_lesson()).
 BARE = """
 import contextlib, io, json, os, runpy, sys, time
 import matplotlib.pyplot as plt
 from jupyter_cache.executors.utils import single_nb_execution
 from myst_nb.core.read import read_myst_markdown_notebook
-import sidebyside
-from sidebyside.parity import reset_parity_log
+import sidebyside  # first, as every page (it loads triton before TensorFlow)
 times = {}
 for path in sys.argv[2:]:
     name, start = os.path.basename(path), time.perf_counter()
@@ -85,8 +84,6 @@ for path in sys.argv[2:]:
         result = single_nb_execution(notebook, os.path.dirname(path), 120, allow_errors=False)
         assert result.err is None, (path, result.err)
     else:
-        sidebyside.seed_everything(0)  # as the build does before every example
-        reset_parity_log()
         os.chdir(os.path.dirname(path))
         with contextlib.redirect_stdout(io.StringIO()):
             runpy.run_path(path, run_name="__main__")

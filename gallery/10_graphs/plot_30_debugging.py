@@ -34,7 +34,7 @@ import numpy as np
 import tensorflow as tf
 import torch
 
-sidebyside.seed_everything(0)
+sidebyside.start_lesson()
 tf_device = sidebyside.tf_device()
 sidebyside.provenance()
 

@@ -29,7 +29,7 @@ import tensorflow as tf
 import torch
 import torch.fx
 
-sidebyside.seed_everything(0)
+sidebyside.start_lesson()
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 sidebyside.provenance()
 

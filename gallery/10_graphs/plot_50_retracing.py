@@ -24,7 +24,7 @@ import matplotlib.pyplot as plt
 import tensorflow as tf
 import torch
 
-sidebyside.seed_everything(0)
+sidebyside.start_lesson()
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 tf_results, torch_results, tf_counts, torch_counts = {}, {}, {}, {}
 sidebyside.provenance()

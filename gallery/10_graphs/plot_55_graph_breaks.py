@@ -31,7 +31,7 @@ import numpy as np
 import tensorflow as tf
 import torch
 
-sidebyside.seed_everything(0)
+sidebyside.start_lesson()
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 counting_backend = CountingBackend()
 graphs, graph_runs = counting_backend.graphs, counting_backend.runs

@@ -24,7 +24,7 @@ import numpy as np
 import tensorflow as tf
 import torch
 
-sidebyside.seed_everything(0)
+sidebyside.start_lesson()
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 rng = np.random.default_rng(0)
 x_np = rng.standard_normal((3, 4), dtype=np.float32)

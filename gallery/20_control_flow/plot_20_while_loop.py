@@ -28,7 +28,7 @@ import numpy as np
 import tensorflow as tf
 import torch
 
-sidebyside.seed_everything(0)
+sidebyside.start_lesson()
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 sidebyside.provenance()
 

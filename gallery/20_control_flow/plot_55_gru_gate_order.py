@@ -26,7 +26,7 @@ import numpy as np
 import tensorflow as tf
 import torch
 
-sidebyside.seed_everything(0)
+sidebyside.start_lesson()
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 FEATURES, HIDDEN = 2, 3
 rng = np.random.default_rng(0)
@@ -212,9 +212,9 @@ print("PyTorch, h' of the first row:",
 # The rearranged weights are Keras's exactly (checked above). Keras's and PyTorch's new
 # states agree, and both agree with the formula: the two layers compute one function from
 # two layouts of the same numbers.
-tolerance = sidebyside.parity.TOLERANCES[torch_device]
 for name, step in (("Keras", keras_step), ("PyTorch", torch_step)):
-    np.testing.assert_allclose(to_numpy(step), numpy_step, err_msg=name, **tolerance)
+    np.testing.assert_allclose(to_numpy(step), numpy_step, err_msg=name,
+                               **sidebyside.parity.tolerance(step))
 sidebyside.assert_close(keras_step, torch_step, what="one GRU step", device=torch_device)
 sidebyside.parity_report()
 
@@ -243,7 +243,8 @@ for weight in before.weights:
     print(f"{weight.path.split('/')[-1]:<17}{tuple(weight.shape)}")
 n_before = np.tanh(gate_input("n", x64, r * h64))  # reset, then product
 numpy_before = z * h64 + (1 - z) * n_before
-np.testing.assert_allclose(to_numpy(before_step), numpy_before, **tolerance)
+np.testing.assert_allclose(to_numpy(before_step), numpy_before,
+                           **sidebyside.parity.tolerance(before_step))
 difference = np.abs(to_numpy(before_step) - numpy_step).max()
 print(f"largest difference from the reset-after step: {difference:.2f}")
 assert difference > 1e-3

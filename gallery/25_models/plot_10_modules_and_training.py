@@ -27,7 +27,7 @@ import tensorflow as tf
 import torch
 import torch.nn.functional as F
 
-sidebyside.seed_everything(0)
+sidebyside.start_lesson()
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 sidebyside.provenance()
 

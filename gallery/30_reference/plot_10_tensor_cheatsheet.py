@@ -37,7 +37,7 @@ import tensorflow as tf
 import torch
 from torch.utils.checkpoint import checkpoint
 
-sidebyside.seed_everything(0)
+sidebyside.start_lesson()
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 cheatsheet = Cheatsheet("Tensor cheatsheet: TensorFlow ↔ PyTorch")
 GRADIENTS = "Gradient bookkeeping"

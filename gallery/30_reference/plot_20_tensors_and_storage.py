@@ -34,7 +34,7 @@ import torch
 import torch.nn.functional as F
 from matplotlib.colors import ListedColormap
 
-sidebyside.seed_everything(0)
+sidebyside.start_lesson()
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 sidebyside.provenance()
 

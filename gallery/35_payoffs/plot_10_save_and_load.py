@@ -34,7 +34,7 @@ import tensorflow as tf
 import torch
 from torch.export.passes import move_to_device_pass
 
-sidebyside.seed_everything(0)
+sidebyside.start_lesson()
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 folder = tempfile.TemporaryDirectory(ignore_cleanup_errors=True)
 where = pathlib.Path(folder.name)

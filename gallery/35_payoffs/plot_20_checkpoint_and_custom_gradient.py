@@ -28,10 +28,10 @@ import tensorflow as tf
 import torch
 from torch.utils.checkpoint import checkpoint
 
+sidebyside.start_lesson()
 # sphinx_gallery_start_ignore
 tf_pools, _ = sidebyside.benchmark.pin_threads(1, show=False)
 # sphinx_gallery_end_ignore
-sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 to_numpy = sidebyside.parity.to_numpy
 def flat(grads):  # a list of gradients as one NumPy vector

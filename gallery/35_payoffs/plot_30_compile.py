@@ -30,6 +30,7 @@ import tensorflow as tf
 import torch
 from torch._inductor.utils import run_and_get_code  # private
 
+sidebyside.start_lesson()
 THREADS = 1
 # sphinx_gallery_start_ignore
 tf_pools, _ = benchmark.pin_threads(THREADS, show=False)  # before TF runs
@@ -37,9 +38,7 @@ torch_threads_before = torch.get_num_threads()  # restored at the end
 torch.set_num_threads(THREADS)
 print(f"On this machine (threads):\n  PyTorch: {THREADS}\n  TensorFlow's pools: {tf_pools}")
 # sphinx_gallery_end_ignore
-sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
-TOLERANCE = sidebyside.parity.TOLERANCES["cuda" if torch_device == "cuda" else "cpu"]
 to_numpy = sidebyside.parity.to_numpy
 sidebyside.provenance()
 
@@ -349,7 +348,8 @@ if inductor_error is None:
         "SOURCES", "\n".join(inspect.getsource(f) for f in (make_inputs, torch_block))),
         threads=torch.get_num_threads())
     np.testing.assert_allclose(np.array(child["output"], np.float32),
-                               to_numpy(torch_eager[64]), **TOLERANCE)
+                               to_numpy(torch_eager[64]),
+                               **sidebyside.parity.tolerance(torch_eager[64]))
     assert child["threads"] == torch.get_num_threads()  # it compiled the code we timed
     print("the fresh Python's result matches eager; it ran on as many threads as here")
     dynamic = next(i for i, x in enumerate(xs) if not isinstance(x.shape[0], int))
@@ -463,7 +463,8 @@ if tf_device == "/CPU:0":  # the table above ran on the CPU too
 for b in BATCHES:
     for name, out in outputs[b].items():
         eager = tf_eager[b] if name.startswith("TF") else torch_eager[b]
-        np.testing.assert_allclose(out, to_numpy(eager), **TOLERANCE)
+        np.testing.assert_allclose(out, to_numpy(eager),
+                                   **sidebyside.parity.tolerance(eager))
     sidebyside.assert_close(tf_eager[b], torch_eager[b], what=f"eager, batch {b}",
                             device=torch_device)
     if "PyTorch compiled" in outputs[b]:

@@ -28,9 +28,9 @@ import numpy as np
 import tensorflow as tf
 import torch
 
+sidebyside.start_lesson()
 THREADS = 1
 _, session_config = benchmark.pin_threads(THREADS)  # prints them
-sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 sidebyside.provenance(math=True)
 

@@ -26,9 +26,9 @@ import numpy as np
 import tensorflow as tf
 import torch
 
+sidebyside.start_lesson()
 THREADS = 1
 tf_pools, session_config = benchmark.pin_threads(THREADS, show=False)
-sidebyside.seed_everything(0)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 sidebyside.provenance(math=True)
 

@@ -30,7 +30,7 @@ import tensorflow as tf
 import torch
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-sidebyside.seed_everything(0)
+sidebyside.start_lesson()
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 FEATURES, HIDDEN = 2, 3
 lengths = [6, 2, 4, 3]

@@ -41,6 +41,7 @@ from sidebyside.device import (  # noqa: E402
     report_versions,
     require_frameworks,
     seed_everything,
+    start_lesson,
     tf_device,
     torch_device,
 )
@@ -64,6 +65,7 @@ __all__ = [
     "require_frameworks",
     "seed_everything",
     "show_error",
+    "start_lesson",
     "tf_device",
     "time_call",
     "torch_device",

@@ -124,6 +124,15 @@ def tf_onednn_enabled() -> bool:
     return bool(_pywrap_util_port.IsMklEnabled())
 
 
+def start_lesson(seed: int = 0) -> None:
+    """What a lesson does first, wherever it runs (the site's build, a download, a benchmark):
+    seed every random generator with ``seed`` and start the lesson's parity log afresh."""
+    from sidebyside.parity import parity_log
+
+    seed_everything(seed)
+    parity_log.clear()
+
+
 def seed_everything(seed: int = 0) -> None:
     """Seed Python, NumPy, PyTorch and TensorFlow (those already imported) with one number.
 

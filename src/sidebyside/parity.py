@@ -62,17 +62,14 @@ def assert_close(
         torch_value, tf_value, err_msg=f"{what}: TensorFlow and PyTorch disagree", **tol
     )
     error = max_relative_error(tf_value, torch_value)
-    _checks.append((what, error))
+    parity_log.record(what, error)
     return error
 
 
-# Every check since the last reset (the build resets it before each example).
-_checks: list[tuple[str, float]] = []
-
-
-def reset_parity_log() -> None:
-    """Forget the checks made so far (called before each example)."""
-    _checks.clear()
+def tolerance(*values) -> dict[str, float]:
+    """``rtol``/``atol`` for comparing ``values`` (tensors) with another result of the same
+    computation: float32 rounding where they were computed (:data:`TOLERANCES`)."""
+    return dict(TOLERANCES[computed_on(*values)])
 
 
 @dataclass(frozen=True)
@@ -102,6 +99,27 @@ class ParityReport:
         return f'<p class="sbs-parity">{text}</p>'
 
 
+class ParityLog:
+    """The TF-vs-PyTorch checks of one lesson, in order: :func:`assert_close` records each,
+    :func:`parity_report` sums them up, and ``sidebyside.start_lesson()`` clears the log."""
+
+    def __init__(self) -> None:
+        self._checks: list[tuple[str, float]] = []
+
+    def record(self, what: str, error: float) -> None:
+        self._checks.append((what, error))
+
+    def clear(self) -> None:
+        self._checks.clear()
+
+    def report(self) -> ParityReport:
+        return ParityReport(tuple(self._checks))
+
+
+#: The log of the lesson running in this process.
+parity_log = ParityLog()
+
+
 def parity_report() -> ParityReport:
-    """The checks made so far, worst relative error first in the summary."""
-    return ParityReport(tuple(_checks))
+    """The lesson's checks so far: how many passed, and the worst relative error."""
+    return parity_log.report()

@@ -208,29 +208,12 @@ def test_no_page_shows_a_warning_or_log_line_the_lesson_did_not_print(site):
     assert leaked_lines(sample + "</pre></div>")
 
 
-def visible_text(html: str) -> str:
-    """Page text without markup, timings, dates and what a page prints as this machine's
-    measurement ("On this machine (timed): ..." and the indented lines under it): what must not
-    change between builds."""
-    lines, timed = [], False
-    for line in html.splitlines():
-        if "On this machine (timed):" in line:
-            timed, line = True, re.sub(r"On this machine \(timed\):[^<]*", "(MEASURED)", line)
-        elif timed and line.startswith(" "):  # a line of the measurement, in its <pre>
-            line = re.sub(r"[^<]*", "", line, count=1)
-        else:
-            timed = False
-        lines.append(line)
-    html = "\n".join(lines)
-    text = re.sub(r"<script.*?</script>|<style.*?</style>|<[^>]+>", " ", html, flags=re.S)
-    text = re.sub(r"\(\s*\d+ minutes\s+[\d.]+ seconds\)", "(TIME)", text)
-    text = re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", "(DATE)", text)
-    return re.sub(r"\s+", " ", text)
-
-
 def executed_outputs(html: str) -> list[str]:
-    """What an example page shows of its run: each output's text (a measurement under "On this
-    machine (timed):" set aside, as dates and times) and each figure's place."""
+    """What an example page shows of its run: each output's text, without the blocks that differ
+    by machine or release (sidebyside.show's parser, the one the matrix uses: timings are in
+    "On this machine (timed):" blocks) and dates, and each figure's place."""
+    from sidebyside.show import without_varying_blocks
+
     from bs4 import BeautifulSoup  # pydata-sphinx-theme's dependency
 
     article = BeautifulSoup(html, "html.parser").find("article")
@@ -239,7 +222,8 @@ def executed_outputs(html: str) -> list[str]:
         if output.name == "img":
             found.append(f"figure {Path(output['src']).name}")
         else:
-            found.append(visible_text(str(output)))
+            text = "\n".join(without_varying_blocks(output.get_text()))
+            found.append(re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", "(DATE)", text))
     return found
 
 

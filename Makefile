@@ -22,7 +22,7 @@ APT_INSTALL = if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install
   elif sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq $(1) >/dev/null; \
   else echo "$(1) is missing: run 'sudo apt-get install $(1)'."; exit 1; fi
 
-.PHONY: html merge example-times test serve clean bench lint lint-workflows linkcheck-external chromium graphviz cjk-fonts msgfmt zh-locale node-tools gettext matrix downloads versions
+.PHONY: chinese-figures html merge example-times test serve clean bench lint lint-workflows linkcheck-external chromium graphviz cjk-fonts msgfmt zh-locale node-tools gettext matrix downloads versions
 
 # (Re)install only when a requirements file or pyproject.toml changes.
 $(STAMP): requirements/*.txt pyproject.toml
@@ -41,7 +41,7 @@ $(STAMP): requirements/*.txt pyproject.toml
 # `make html SHARD=k/N` is one machine of several: it executes slice k of N of the examples (English
 # only); `make merge SHARDS="dir1 dir2 ..."` then builds the site from the shards' docs/auto_examples.
 LANGUAGES ?= $(if $(EXAMPLE),en,en zh_CN)
-html: $(STAMP) graphviz node-tools
+html: $(STAMP) graphviz node-tools chinese-figures
 	$(SITE_BUILD) --languages "$(LANGUAGES)" --example "$(EXAMPLE)" --shard "$(SHARD)" \
 	  $(if $(KEEP_OUTPUTS),--keep-outputs) -- $(SPHINXOPTS)
 	@echo "Site: docs/_build/html/index.html (中文: docs/_build/html/zh_CN/index.html)"
@@ -91,6 +91,10 @@ msgfmt:
 	@command -v msgfmt >/dev/null || { $(call APT_INSTALL,gettext); }
 
 # A font with Chinese glyphs, so the browser tests and screenshots show the Chinese edition.
+# The Chinese pages' figures draw their words in a CJK font; without one they keep the English.
+chinese-figures:
+	@$(MAKE) -s cjk-fonts || echo "No CJK font: the Chinese pages' figures keep their English words."
+
 cjk-fonts:
 	@fc-list :lang=zh 2>/dev/null | grep -q . || { $(call APT_INSTALL,fonts-noto-cjk); }
 

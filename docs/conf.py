@@ -52,6 +52,7 @@ extensions = [
     "sphinx_extensions.example_checks",
     "sphinx_extensions.notebook_pages",
     "sphinx_extensions.figures",
+    "sphinx_extensions.figure_words",
     "sphinx_extensions.downloads",
     "sphinx_extensions.translated_downloads",
     "sphinx_extensions.languages",

@@ -9,6 +9,7 @@
 ``example_checks``        each example checked for leaks and deprecations, and recorded as run
 ``notebook_pages``        the MyST notebook pages execute beside the gallery
 ``figures``               every figure in a light and a dark variant (colours: dark_colors)
+``figure_words``          a figure's words drawn again in Chinese for the Chinese pages
 ``downloads``             the install line, the downloads' header, "Open in Colab"
 ``translated_downloads``  a translation's downloads and Colab notebooks, their text translated
 ``languages``             language links, translated thumbnails, Chinese search

@@ -21,6 +21,7 @@ Where the two variants come from:
   an IPython extension (through an IPython profile made for the build, see
   :func:`configure_kernels`); it displays each figure twice, the variant named in the PNG's
   metadata, and :func:`add_dark_images` gives the two images their classes.
+* Chinese: :mod:`sphinx_extensions.figure_words` draws a figure's words in Chinese.
 
 The examples stay plain matplotlib: none of this runs when a reader runs a downloaded script.
 """
@@ -31,14 +32,14 @@ import os
 import re
 from pathlib import Path
 
+from sphinx_extensions import figure_words
 from sphinx_extensions.dark_colors import DARK_BACKGROUND, DARK_TEXT, GREY_CHROMA, dark_colors
 
 PNG_KEY = "sidebyside-figure"  # PNG text chunk naming the variant: "light" or "dark"
 
 
 def _dark_path(path) -> Path:
-    path = Path(path)
-    return path.with_name(f"{path.stem}_dark{path.suffix}")
+    return Path(path).with_stem(f"{Path(path).stem}_dark")
 
 
 def _figure_titles(fig) -> str:
@@ -68,7 +69,7 @@ def light_and_dark_scraper(block, block_vars, gallery_conf, **kwargs) -> str:
     iterator = block_vars["image_path_iterator"]
     src_dir = Path(gallery_conf["src_dir"])
     thumbnail_number = (block_vars.get("file_conf") or {}).get("thumbnail_number", 1)
-    pairs = []
+    pairs, drawn_words = [], {}  # the words drawn, in order, once each
     try:
         for number, image_path in zip(plt.get_fignums(), iterator, strict=False):
             fig = plt.figure(number)
@@ -83,6 +84,8 @@ def light_and_dark_scraper(block, block_vars, gallery_conf, **kwargs) -> str:
                 fig.savefig(dark, **{**save, "facecolor": fig.get_facecolor()})
             if len(iterator) == thumbnail_number:
                 _write_dark_thumbnail(dark, block_vars, gallery_conf)
+            words = figure_words.save_translated(fig, light, dark, save, src_dir)
+            drawn_words.update(dict.fromkeys(words))
             alt = _figure_titles(fig) or light.stem
             pairs.append(
                 (
@@ -95,13 +98,14 @@ def light_and_dark_scraper(block, block_vars, gallery_conf, **kwargs) -> str:
         plt.close("all")
     if not pairs:
         return ""
+    words = figure_words.hidden_words(drawn_words)  # for the catalogue
     if len(pairs) == 1:
         (light, dark, alt), kind = pairs[0], "sphx-glr-single-img"
-        return "".join(
+        return words + "".join(
             IMAGE.format(path=path, alt=alt, kind=kind, variant=variant)
             for path, variant in ((light, "light"), (dark, "dark"))
         )
-    rst = "\n.. rst-class:: sphx-glr-horizontal\n\n"
+    rst = words + "\n.. rst-class:: sphx-glr-horizontal\n\n"
     for light, dark, alt in pairs:
         images = "".join(
             IMAGE.format(path=path, alt=alt, kind="sphx-glr-multi-img", variant=variant)
@@ -111,15 +115,12 @@ def light_and_dark_scraper(block, block_vars, gallery_conf, **kwargs) -> str:
     return rst
 
 
-def _thumbnail_path(example: Path, images_dir: Path) -> Path:
-    """sphinx-gallery's thumbnail for ``example`` (``images/thumb/sphx_glr_<name>_thumb.png``)."""
-    return images_dir / "thumb" / f"sphx_glr_{example.stem}_thumb.png"
-
-
 def _write_dark_thumbnail(dark_image: Path, block_vars, gallery_conf) -> None:
+    """The dark twin of sphinx-gallery's ``images/thumb/sphx_glr_<name>_thumb.png``."""
     from sphinx_gallery.utils import scale_image
 
-    thumb = _dark_path(_thumbnail_path(Path(block_vars["src_file"]), dark_image.parent))
+    name = f"sphx_glr_{Path(block_vars['src_file']).stem}_thumb.png"
+    thumb = _dark_path(dark_image.parent / "thumb" / name)
     thumb.parent.mkdir(parents=True, exist_ok=True)
     scale_image(str(dark_image), str(thumb), *gallery_conf["thumbnail_size"])
 

@@ -8,6 +8,8 @@ import sys
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
+import sidebyside
+
 import pytest
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
@@ -16,6 +18,7 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT))
+import run_downloads as run_downloads_tool  # noqa: E402  (tools/run_downloads.py)
 import site_build  # noqa: E402  (tools/ is a folder of scripts: the one build recipe)
 import site_server  # noqa: E402
 
@@ -151,6 +154,64 @@ def merged_site(shard_builds, tmp_path_factory) -> Path:
 
 # --- the reader's machine (tests/test_reader.py), prepared and run beside the other tests ---------
 
+READER_TOOLS = ("ipykernel==7.4.0", "nbclient==0.11.0")  # a reader's Jupyter
+
+
+def run(command, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(command, capture_output=True, text=True, **kwargs)
+
+
+def make_reader(tmp: Path):
+    """(python, folder, env): a new venv in ``tmp`` where only the site's install line was run,
+    with packages from PyPI alone (index_only) and this repository's wheel, not on PyPI yet.
+
+    The line is sidebyside.INSTALL_LINE, the one every page states (test_reader.py checks), so this can
+    start before the site is built (conftest.py starts it at once, beside the site's build).
+    """
+    dist = tmp / "dist"
+    built = run([sys.executable, "-m", "build", "--outdir", str(dist), str(ROOT)])
+    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
+    venv = tmp / "venv"
+    assert run([sys.executable, "-m", "venv", str(venv)]).returncode == 0
+    env = {
+        key: value
+        for key, value in run_downloads_tool.index_only(os.environ).items()
+        if not key.startswith(("PYTHON", "VIRTUAL_ENV", "SIDEBYSIDE", "TF_"))
+    }
+    env |= {
+        "PATH": f"{venv / 'bin'}{os.pathsep}{env['PATH']}",
+        "VIRTUAL_ENV": str(venv),
+        "PIP_FIND_LINKS": str(dist),  # the wheel the release will upload
+        "MPLBACKEND": "Agg",
+    }
+    home = tmp / "home"  # the reader runs from a folder of their own, far from the repository
+    home.mkdir()
+    line = sidebyside.INSTALL_LINE
+    installed = run(["bash", "-c", line], cwd=home, env=env)
+    assert installed.returncode == 0, (
+        f"`{line}` failed:\n{installed.stdout[-3000:]}{installed.stderr[-3000:]}"
+    )
+    tools = run(
+        [venv / "bin/python", "-m", "pip", "install", "-q", *READER_TOOLS], cwd=home, env=env
+    )
+    assert tools.returncode == 0, tools.stderr[-3000:]
+    return venv / "bin/python", home, env
+
+
+def run_downloads(reader, downloads) -> list[dict]:
+    """Run every downloaded script (``python plot_x.py``) and the notebooks a reader runs
+    (every cell, in a Jupyter kernel), each in a process of its own from the reader's folder, two
+    at a time, the longest first (docs/example_times.json): tools/run_downloads.py's results."""
+    python, home, env = reader
+    times = json.loads((ROOT / "docs" / "example_times.json").read_text())
+    by_name = {Path(name).stem: seconds for name, seconds in times.items()}
+    files = [downloads[s.name] for s in GALLERY_SCRIPTS]
+    notebooks = run_downloads_tool.notebooks_to_run(GALLERY_SCRIPTS)
+    files += [downloads[s.stem + ".ipynb"] for s in notebooks]
+    files.sort(key=lambda path: -by_name.get(path.stem, 0))
+    return run_downloads_tool.run_all(files, str(python), home, env)
+
+
 
 @pytest.fixture(scope="session")
 def background():
@@ -162,8 +223,6 @@ def background():
 @pytest.fixture(scope="session")
 def reader_setup(tmp_path_factory, background) -> Future:
     """A reader's new environment where only the install line is run, installing meanwhile."""
-    from test_reader import make_reader
-
     return background.submit(make_reader, tmp_path_factory.mktemp("reader"))
 
 
@@ -184,8 +243,6 @@ def downloads(site) -> dict[str, Path]:
 @pytest.fixture(scope="session")
 def reader_runs(downloads, reader, background) -> Future:  # the site first, then the reader
     """Every download run by the reader (test_reader.run_downloads), going on in the background."""
-    from test_reader import run_downloads
-
     return background.submit(run_downloads, reader, downloads)
 
 

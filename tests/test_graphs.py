@@ -23,6 +23,8 @@ import tensorflow as tf
 import torch
 from matplotlib.path import Path as MplPath
 
+from sphinx_extensions import dark_colors
+
 ROOT = Path(__file__).resolve().parents[1]
 HAS_DOT = shutil.which("dot") is not None
 ENGINES = [
@@ -289,4 +291,23 @@ def test_labels_fit_their_boxes_at_any_size(size):
         assert outer.y0 <= inner.y0 and inner.y1 <= outer.y1, label.get_text()
         assert label.get_fontsize() <= graphs.MAX_SCALE * graphs.FONT_SIZE + 1e-6
     assert all(ax.bbox.contains(*p.get_window_extent(renderer).min) for p in boxes)
+    plt.close(fig)
+
+
+def test_dark_colors_keep_labels_readable_and_restore_the_figure():
+    fig, ax = plt.subplots()
+    draw_tf_graph(build_tf_graph(), ax)
+    labels = {t.get_text().split("\n")[0]: t for t in node_labels(ax)}
+    before = {name: t.get_color() for name, t in labels.items()}
+    with dark_colors.dark_colors(fig):
+        background = dark_colors.DARK_BACKGROUND
+        on_orange, on_grey = labels["y"].get_color(), labels["w"].get_color()
+        arrow = {type(p).__name__: p for p in ax.patches}["FancyArrowPatch"].get_edgecolor()
+        assert dark_colors.contrast(on_orange, graphs.TF_COLOR) >= 4.5
+        assert dark_colors.luminance(on_grey) > 0.4  # light text on the darkened leaf
+        assert dark_colors.contrast(arrow, background) >= dark_colors.MIN_CONTRAST
+        assert fig.patch.get_facecolor()[3] == 0
+        assert dark_colors.contrast(ax.title.get_color(), background) >= 4.5
+    assert {name: t.get_color() for name, t in labels.items()} == before
+    assert fig.patch.get_facecolor()[3] == 1
     plt.close(fig)

@@ -6,7 +6,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -15,7 +14,7 @@ import sidebyside
 from sidebyside import device
 
 import run_downloads as run_downloads_  # tools/run_downloads.py
-from conftest import GALLERY_SCRIPTS, ROOT
+from conftest import GALLERY_SCRIPTS, ROOT, run
 from sphinx_gallery.py_source_parser import (
     remove_config_comments,
     remove_ignore_blocks,
@@ -23,56 +22,6 @@ from sphinx_gallery.py_source_parser import (
 )
 
 from sphinx_extensions.downloads import with_install_header
-
-READER_TOOLS = ("ipykernel==7.4.0", "nbclient==0.11.0")  # a reader's Jupyter
-
-
-def run(command, **kwargs) -> subprocess.CompletedProcess:
-    return subprocess.run(command, capture_output=True, text=True, **kwargs)
-
-
-def install_line_on(page: Path) -> str:
-    """The install command as the page shows it (the console block with class sbs-install)."""
-    block = re.search(r'<div class="[^"]*sbs-install[^"]*">(.*?)</pre>', page.read_text(), re.S)
-    assert block, f"{page.name} states no install line"
-    return html.unescape(re.sub(r"<[^>]+>", "", block[1])).strip()
-
-
-def make_reader(tmp: Path):
-    """(python, folder, env): a new venv in ``tmp`` where only the site's install line was run,
-    with packages from PyPI alone (index_only) and this repository's wheel, not on PyPI yet.
-
-    The line is sidebyside.INSTALL_LINE, the one every page states (tested below), so this can
-    start before the site is built (conftest.py starts it at once, beside the site's build).
-    """
-    dist = tmp / "dist"
-    built = run([sys.executable, "-m", "build", "--outdir", str(dist), str(ROOT)])
-    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
-    venv = tmp / "venv"
-    assert run([sys.executable, "-m", "venv", str(venv)]).returncode == 0
-    env = {
-        key: value
-        for key, value in run_downloads_.index_only(os.environ).items()
-        if not key.startswith(("PYTHON", "VIRTUAL_ENV", "SIDEBYSIDE", "TF_"))
-    }
-    env |= {
-        "PATH": f"{venv / 'bin'}{os.pathsep}{env['PATH']}",
-        "VIRTUAL_ENV": str(venv),
-        "PIP_FIND_LINKS": str(dist),  # the wheel the release will upload
-        "MPLBACKEND": "Agg",
-    }
-    home = tmp / "home"  # the reader runs from a folder of their own, far from the repository
-    home.mkdir()
-    line = sidebyside.INSTALL_LINE
-    installed = run(["bash", "-c", line], cwd=home, env=env)
-    assert installed.returncode == 0, (
-        f"`{line}` failed:\n{installed.stdout[-3000:]}{installed.stderr[-3000:]}"
-    )
-    tools = run(
-        [venv / "bin/python", "-m", "pip", "install", "-q", *READER_TOOLS], cwd=home, env=env
-    )
-    assert tools.returncode == 0, tools.stderr[-3000:]
-    return venv / "bin/python", home, env
 
 
 def test_the_package_builds_with_what_a_release_needs(reader):
@@ -116,21 +65,15 @@ def test_the_reader_environment_does_not_see_the_repository(reader):
     assert str(ROOT) not in location and str(ROOT) not in path, result.stdout
 
 
+def install_line_on(page: Path) -> str:
+    """The install command as the page shows it (the console block with class sbs-install)."""
+    block = re.search(r'<div class="[^"]*sbs-install[^"]*">(.*?)</pre>', page.read_text(), re.S)
+    assert block, f"{page.name} states no install line"
+    return html.unescape(re.sub(r"<[^>]+>", "", block[1])).strip()
+
+
 def notebooks_to_run() -> list[Path]:
     return run_downloads_.notebooks_to_run(GALLERY_SCRIPTS)
-
-
-def run_downloads(reader, downloads) -> list[dict]:
-    """Run every downloaded script (``python plot_x.py``) and the notebooks of notebooks_to_run
-    (every cell, in a Jupyter kernel), each in a process of its own from the reader's folder, two
-    at a time, the longest first (docs/example_times.json): tools/run_downloads.py's results."""
-    python, home, env = reader
-    times = json.loads((ROOT / "docs" / "example_times.json").read_text())
-    by_name = {Path(name).stem: seconds for name, seconds in times.items()}
-    files = [downloads[s.name] for s in GALLERY_SCRIPTS]
-    files += [downloads[s.stem + ".ipynb"] for s in notebooks_to_run()]
-    files.sort(key=lambda path: -by_name.get(path.stem, 0))
-    return run_downloads_.run_all(files, str(python), home, env)
 
 
 def failures_of(reader_runs, suffix: str) -> str:

@@ -5,15 +5,10 @@ working together."""
 from pathlib import Path
 from types import SimpleNamespace
 
-from sidebyside import draw_tf_graph, graphs
-
-import matplotlib.pyplot as plt
 from conftest import ROOT
 from docutils import nodes
-from test_graphs import build_tf_graph, node_labels
 
 from sphinx_extensions import (
-    dark_colors,
     downloads,
     example_checks,
     languages,
@@ -92,25 +87,6 @@ def test_notebook_pages_keep_outputs_but_not_cpp_log_lines():
     notebook = nbformat.v4.new_notebook(cells=[cell])
     notebook_pages.drop_native_log_lines(notebook)
     assert [o["text"] for o in notebook.cells[0].outputs] == ["2.21.0\n"]
-
-
-def test_dark_colors_keep_labels_readable_and_restore_the_figure():
-    fig, ax = plt.subplots()
-    draw_tf_graph(build_tf_graph(), ax)
-    labels = {t.get_text().split("\n")[0]: t for t in node_labels(ax)}
-    before = {name: t.get_color() for name, t in labels.items()}
-    with dark_colors.dark_colors(fig):
-        background = dark_colors.DARK_BACKGROUND
-        on_orange, on_grey = labels["y"].get_color(), labels["w"].get_color()
-        arrow = {type(p).__name__: p for p in ax.patches}["FancyArrowPatch"].get_edgecolor()
-        assert dark_colors.contrast(on_orange, graphs.TF_COLOR) >= 4.5
-        assert dark_colors.luminance(on_grey) > 0.4  # light text on the darkened leaf
-        assert dark_colors.contrast(arrow, background) >= dark_colors.MIN_CONTRAST
-        assert fig.patch.get_facecolor()[3] == 0
-        assert dark_colors.contrast(ax.title.get_color(), background) >= 4.5
-    assert {name: t.get_color() for name, t in labels.items()} == before
-    assert fig.patch.get_facecolor()[3] == 1
-    plt.close(fig)
 
 
 def test_downloads_start_with_the_install_line_then_import_sidebyside_first():
@@ -225,3 +201,41 @@ def test_one_build_recipe_and_build_modes_read_once():
     zh = site_build.command(language="zh_CN")
     assert "sidebyside_execute=0" in zh and zh[-1].endswith("zh_CN")
     assert "-E" not in site_build.command(example="autograd")  # the edit loop re-reads little
+
+
+def test_test_modules_import_no_other_test_module():
+    """Shared test setup lives in conftest.py; a test module imports no other test module (nor
+    conftest.py one), so each can be read and run on its own."""
+    import ast
+
+    for path in sorted((ROOT / "tests").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            names += [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            assert not [n for n in names if n.startswith("test_")], f"{path.name} imports {names}"
+
+
+def test_a_figures_words_are_drawn_again_in_chinese(tmp_path, monkeypatch):
+    """Titles, axis labels, legends and notes of three words are the figure's prose: listed for
+    the catalogue, and where it translates them, the figure is saved again in Chinese (light and
+    dark) with the CJK font that `make test` installs; the figure itself is left as it was."""
+    import matplotlib.pyplot as plt
+
+    from sphinx_extensions import figure_words
+
+    fig, ax = plt.subplots()
+    ax.plot([1, 2], label="padded steps")
+    ax.legend()
+    ax.set(title="GRU steps computed", xlabel="batch")
+    ax.text(1, 1, "x")  # a name, not prose
+    ax.text(1, 1.5, "arrows point to outputs")
+    table = {"GRU steps computed": "计算的 GRU 步数", "padded steps": "填充后的步数"}
+    monkeypatch.setitem(figure_words._catalogues, "zh_CN", table)
+    light, dark = tmp_path / "a.png", tmp_path / "a_dark.png"
+    words = figure_words.save_translated(fig, light, dark, {}, tmp_path)
+    assert set(words) == {"GRU steps computed", "batch", "padded steps", "arrows point to outputs"}
+    assert {p.name for p in tmp_path.iterdir()} == {"a_zh_CN.png", "a_dark_zh_CN.png"}
+    assert ax.get_title() == "GRU steps computed"
+    assert ax.get_legend().get_texts()[0].get_text() == "padded steps"
+    assert figure_words.hidden_words(words).count('<span class="sbs-t">') == 4
+    plt.close(fig)

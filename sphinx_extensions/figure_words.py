@@ -1,0 +1,136 @@
+"""Words drawn inside a gallery figure, in the page's language.
+
+Titles, axis labels, legends and notes drawn in a figure are prose a Chinese reader should read
+in Chinese; tick labels (numbers, code names) stay as drawn. The figures scraper
+(:mod:`sphinx_extensions.figures`) calls :func:`save_translated` for each figure of the English
+build, which executes the examples:
+
+* the figure's words are listed on the page as hidden ``sbs-t`` spans (:func:`hidden_words`), so
+  ``make gettext`` puts them in the catalogue (``languages.translate_output_prose``);
+* where the catalogue translates any of them, the figure is saved once more with the
+  translations, light and dark (``<name>_zh_CN.png``, ``<name>_dark_zh_CN.png``), in a CJK font
+  (``fonts-noto-cjk``; without one, the Chinese pages keep the English figure);
+* ``use_translated_figures`` (``doctree-read``) shows those on the Chinese pages.
+
+Notebook pages' figures (the landing page) stay as drawn.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import os
+import re
+from pathlib import Path
+
+from sphinx_extensions.dark_colors import dark_colors
+
+TRANSLATED = ("zh_CN",)  # the languages whose figures are drawn again
+WORD = re.compile(r"[^\W\d_]{2,}")  # two letters or more
+
+HIDDEN = """
+.. raw:: html
+
+   <div hidden>{spans}</div>
+"""
+
+
+def language_path(path, language: str) -> Path:
+    path = Path(path)
+    return path.with_name(f"{path.stem}_{language}{path.suffix}")
+
+
+def _figure_words(fig) -> list:
+    """The figure's text artists that hold prose: titles, axis labels, legends, and notes of
+    three words or more (a graph drawing's node labels are names: one or two words)."""
+    texts = [fig._suptitle] if getattr(fig, "_suptitle", None) else []
+    for ax in fig.axes:
+        texts += [ax._left_title, ax.title, ax._right_title, ax.xaxis.label, ax.yaxis.label]
+        legend = ax.get_legend()
+        texts += [*legend.get_texts(), legend.get_title()] if legend else []
+        texts += [t for t in ax.texts if len(WORD.findall(t.get_text())) >= 3]
+    return [t for t in texts if WORD.search(t.get_text())]
+
+
+_catalogues: dict[str, dict[str, str]] = {}
+
+
+def _catalogue(src_dir: Path, language: str) -> dict[str, str]:
+    """The translated messages of ``language``'s catalogue (read once per build)."""
+    if language not in _catalogues:
+        from babel.messages.pofile import read_po
+
+        po = src_dir / "locale" / language / "LC_MESSAGES" / "sidebyside.po"
+        found = {}
+        if po.exists():
+            with po.open("rb") as file:
+                found = {m.id: m.string for m in read_po(file) if m.string and not m.fuzzy}
+        _catalogues[language] = found
+    return _catalogues[language]
+
+
+@functools.cache
+def _cjk_font() -> str | None:
+    """A font matplotlib knows that draws Chinese (``fonts-noto-cjk``), or None."""
+    from matplotlib import font_manager
+
+    known = font_manager.fontManager
+    if not any("CJK" in f.name for f in known.ttflist):  # installed after matplotlib's font cache
+        for path in font_manager.findSystemFonts():
+            if "CJK" in Path(path).name:
+                known.addfont(path)
+    names = sorted({f.name for f in known.ttflist if "CJK" in f.name})
+    return next((n for n in names if n.startswith("Noto Sans")), names[0] if names else None)
+
+
+def save_translated(fig, light: Path, dark: Path, save: dict, src_dir: Path) -> list[str]:
+    """Save ``fig`` with its words translated, beside ``light`` and ``dark``, for each language
+    whose catalogue translates any of them; return the words (English)."""
+    words = _figure_words(fig)
+    font = _cjk_font()
+    for language in TRANSLATED:
+        table = _catalogue(src_dir, language)
+        if not font or not any(table.get(t.get_text()) for t in words):
+            continue
+        kept = [(t, t.get_text(), t.get_fontfamily()) for t in words]
+        try:
+            for text, english, family in kept:
+                text.set_text(table.get(english, english))
+                text.set_fontfamily([*family, font])  # Latin letters keep their font
+            fig.savefig(language_path(light, language), **save)
+            with dark_colors(fig, drawn=True):
+                dark_save = {**save, "facecolor": fig.get_facecolor()}
+                fig.savefig(language_path(dark, language), **dark_save)
+        finally:
+            for text, english, family in kept:
+                text.set_text(english)
+                text.set_fontfamily(family)
+    return [t.get_text() for t in words]
+
+
+def hidden_words(words) -> str:
+    """reST for the page: the figures' words as hidden ``sbs-t`` spans (for the catalogue)."""
+    spans = "".join(f'<span class="sbs-t">{html.escape(word)}</span>' for word in words)
+    return HIDDEN.format(spans=spans) if spans else ""
+
+
+def use_translated_figures(app, doctree) -> None:
+    """On a translated page, each figure with a translated variant shows that variant."""
+    from docutils import nodes
+
+    language = app.config.language
+    if language not in TRANSLATED:
+        return
+    srcdir = Path(app.srcdir)
+    here = Path(app.env.doc2path(app.env.docname)).parent
+    for image in doctree.findall(nodes.image):
+        uri = image["uri"]
+        path = srcdir / uri.lstrip("/") if uri.startswith("/") else here / uri
+        if language_path(path, language).exists():
+            image["uri"] = str(language_path(Path(uri), language)).replace(os.sep, "/")
+
+
+def setup(app):
+    # Before figures.add_dark_images (400) and Sphinx's image collector (500).
+    app.connect("doctree-read", use_translated_figures, priority=390)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

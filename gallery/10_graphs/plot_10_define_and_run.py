@@ -26,11 +26,10 @@ of the source posts credited on :ref:`sources`.
 #   a lesson's end, under "They agree", where ``sidebyside.parity_report()`` counts them.
 # * **Helpers.** ``sidebyside`` is this site's small package for setting up, drawing and
 #   checking. ``start_lesson`` seeds every random generator and starts the page's count of
-#   checks; ``torch_device`` and
-#   ``tf_device`` pick a GPU when there is one (and make both frameworks compute in full float32
-#   there); ``draw_tf_graph`` and ``draw_autograd_graph`` draw a graph from the framework's own
-#   objects; ``provenance`` shows the folded box "What ran this page": the machine and the
-#   versions behind the outputs.
+#   checks; ``torch_device`` and ``tf_device`` pick a GPU when there is one (and make both
+#   frameworks compute in full float32 there); ``draw_tf_graph`` and ``draw_autograd_graph``
+#   draw a graph from the framework's own objects; ``provenance`` shows the folded box "What
+#   ran this page": the machine and the versions behind the outputs.
 # * **Going deeper.** A section whose title starts with "Going deeper" is optional and folded:
 #   open it when curious, skip it to stay on the lesson.
 

@@ -15,8 +15,6 @@ credited on :ref:`sources`.
 # Setup
 # -----
 # Both frameworks, the helpers of this site, and one seed for everything.
-import warnings
-
 import sidebyside
 from sidebyside import show_error
 
@@ -58,12 +56,10 @@ with graph.as_default(), tf.device(tf_device):
 feed = {w: 1.0, x: 2.0}
 with tf.compat.v1.Session(graph=graph) as session:
     tf_y, tf_dw, tf_dx = session.run([y, dy_dw, dy_dx], feed)
-print(f"y = {tf_y}, dy/dw = {tf_dw},",
-      f"dy/dx = {tf_dx}")
+print(f"y = {tf_y}, dy/dw = {tf_dw}, dy/dx = {tf_dx}")
 tf_tensors = {"w": w, "x": x, "a": a, "b": b, "y": y}
-tf_ops = {}
-for name, tensor in tf_tensors.items():
-    op = tf_ops[name] = tensor.op
+tf_ops = {name: t.op for name, t in tf_tensors.items()}
+for name, op in tf_ops.items():
     inputs = [t.op.name for t in op.inputs]
     print(f"{name}: op.type={op.type:<12} inputs={inputs}")
 
@@ -135,12 +131,6 @@ y.backward()
 print("a.retains_grad:", a.retains_grad,
       " a.grad:", a.grad.item())
 print("b.retains_grad:", b.retains_grad)
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always", UserWarning)
-    b_grad = b.grad  # reading it warns: likely a bug
-print("b.grad:", b_grad)
-first_sentence = str(caught[0].message).split(". ")[0]
-print(sidebyside.wrap(f"UserWarning: {first_sentence}"))
 torch_da = a.grad
 
 # %%
@@ -151,17 +141,12 @@ w = torch.tensor(1.0, requires_grad=True, device=torch_device)
 x = torch.tensor(2.0, requires_grad=True, device=torch_device)
 a = w + x
 y = a * (w + 1)
+seen = []
+a.register_hook(lambda grad: seen.append(grad.detach().clone()))
 grad_dw, grad_dx, grad_da = torch.autograd.grad(y, [w, x, a])
 print(f"autograd.grad: dy/dw = {grad_dw.item()}, dy/dx = {grad_dx.item()}, dy/da = {grad_da.item()}")
 stored = w.grad  # nothing was stored
-print("w.grad:", stored)
-
-a = w + x
-y = a * (w + 1)
-seen = []
-a.register_hook(lambda grad: seen.append(grad.detach().clone()))
-y.backward()
-print("the hook saw dy/da =", seen[0].item())
+print("w.grad:", stored, "   the hook saw dy/da =", seen[0].item())
 
 # %%
 # Asking twice
@@ -191,8 +176,7 @@ with tf.GradientTape(persistent=True) as tape:
 first = tape.gradient(y, w).numpy()
 second = tape.gradient(y, w).numpy()
 print("persistent tape:", first, "then", second)
-# a persistent tape holds its record until it is deleted
-del tape
+del tape  # a persistent tape holds its record until then
 
 # %%
 # **PyTorch (eager)**: the graph survives ``backward()``, its saved tensors do not.
@@ -214,8 +198,11 @@ second = w.grad.item() - first
 print("retain_graph=True:", first, "then", second)
 
 # %%
-# Going deeper: leaves you did not make, and what a tape watches
-# --------------------------------------------------------------
+# Going deeper: more on leaves, hooks and the record
+# --------------------------------------------------
+#
+# Leaves you did not make, and what a tape watches
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # A tensor with ``requires_grad=False`` is a leaf wherever it came from: a constant, the result
 # of arithmetic on constants, a ``detach()``-ed copy, or anything computed under
 # ``torch.no_grad()``. Autograd records nothing about them, so they have no ``grad_fn``.
@@ -231,6 +218,20 @@ more_leaves = {
 for name, tensor in more_leaves.items():
     print(f"{name:20} is_leaf={tensor.is_leaf} requires_grad={tensor.requires_grad}")
 assert all(t.is_leaf and t.grad_fn is None and not t.requires_grad for t in more_leaves.values())
+
+# %%
+# Reading the ``.grad`` of a tensor that is not a leaf, and does not retain its gradient, gives
+# ``None`` and a warning: it is most likely a mistake.
+import warnings
+
+b = w + 1  # not a leaf, and retain_grad() was not called
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always", UserWarning)
+    b_grad = b.grad  # reading it warns: likely a bug
+print("b.grad:", b_grad)
+first_sentence = str(caught[0].message).split(". ")[0]
+print(sidebyside.wrap(f"UserWarning: {first_sentence}"))
+assert b_grad is None and issubclass(caught[0].category, UserWarning)  # dropped, and it warns
 
 # %%
 # A tape watches a trainable ``tf.Variable`` by itself; an unwatched constant it does not (its
@@ -251,8 +252,8 @@ print("Variable(...) returns a", type(legacy).__name__)
 assert type(legacy) is torch.Tensor
 
 # %%
-# Going deeper: a hook that changes the gradient, and a graph that saved nothing
-# ------------------------------------------------------------------------------
+# A hook that changes the gradient, and a graph that saved nothing
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # A hook that returns a tensor replaces the gradient flowing through. Here it replaces ``dy/da``
 # by zero, so ``dy/dw = b + a`` keeps only the share that flows through ``b``, which is ``a``.
 w = torch.tensor(1.0, requires_grad=True, device=torch_device)
@@ -276,8 +277,8 @@ print("an addition, backward() twice: w.grad =", w.grad.item())
 assert w.grad.item() == 2.0  # 1 from each call
 
 # %%
-# Going deeper: walking the record by hand
-# ----------------------------------------
+# Walking the record by hand
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~
 # Each node of PyTorch's record lists the nodes that made its inputs in ``next_functions``
 # (pairs of a node and which of its outputs was used; ``None`` for an input that needs no
 # gradient). Following them from ``y.grad_fn`` visits the whole record, the way ``backward()``
@@ -327,7 +328,6 @@ assert (torch_dw.item(), torch_dx.item(), torch_da.item()) == (5.0, 2.0, 2.0)
 assert [op.type for op in tf_ops.values()] == ["Placeholder"] * 2 + ["AddV2"] * 2 + ["Mul"]
 assert [t.is_leaf for t in torch_tensors.values()] == [True, True, False, False, False]
 assert [t.grad_fn is None for t in torch_tensors.values()] == [True, True, False, False, False]
-assert b_grad is None and issubclass(caught[0].category, UserWarning)  # dropped, and it warns
 assert stored is None and len(seen) == 1
 assert type(node).__name__ == "MulBackward0" and first == second == 5.0  # asking twice
 sidebyside.parity_report()

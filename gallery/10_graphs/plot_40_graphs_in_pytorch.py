@@ -15,11 +15,7 @@ choose, and both frameworks can keep the branch inside the graph, with ``tf.cond
 # Setup
 # -----
 # Both frameworks, the helpers of this site, and one seed for everything.
-import contextlib
-import io
-
 import sidebyside
-from sidebyside import show_error
 from sidebyside.capture import CountingBackend, call_names
 
 import matplotlib.pyplot as plt
@@ -27,7 +23,6 @@ import networkx as nx
 import numpy as np
 import tensorflow as tf
 import torch
-import torch.fx
 
 sidebyside.start_lesson()
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
@@ -42,6 +37,7 @@ rng = np.random.default_rng(0)
 W_np = rng.normal(size=(3, 2)).astype(np.float32)
 b_np = rng.normal(size=2).astype(np.float32)
 x_np = rng.normal(size=(5, 3)).astype(np.float32)
+x_pos_np = np.abs(x_np[0])  # a vector with a positive sum, and its negative
 
 
 class Small(torch.nn.Module):
@@ -96,24 +92,15 @@ torch_y = exported.module()(x_torch)
 # linear layer as ``MatMul`` and ``AddV2`` and keeps the weights inside the graph as constants
 # (``Const``); the exported program keeps ``aten.linear`` as one operation and takes the weights
 # as inputs, grey like ``x`` (*Going deeper* below says why).
-
-
-def fx_to_networkx(graph):
-    """One node per FX node (label: name and target), edges from each node's inputs."""
-    dag = nx.DiGraph()
-    for node in graph.nodes:
-        target = str(node.target).removeprefix("aten.").removesuffix(".default")
-        label = node.name if node.op in ("placeholder", "output") else f"{node.name}\n{target}"
-        dag.add_node(node.name, label=label, leaf=node.op == "placeholder")
-        dag.add_edges_from((source.name, node.name) for source in node.all_input_nodes)
-    return dag
-
-
+dag = nx.DiGraph()  # the FX graph: a node per FX node (its name and target), edges from inputs
+for node in exported.graph.nodes:
+    target = str(node.target).removeprefix("aten.").removesuffix(".default")
+    label = node.name if node.op in ("placeholder", "output") else f"{node.name}\n{target}"
+    dag.add_node(node.name, label=label, leaf=node.op == "placeholder")
+    dag.add_edges_from((source.name, node.name) for source in node.all_input_nodes)
 fig, (ax_tf, ax_torch) = plt.subplots(2, 1, figsize=(8, 4.2))
-sidebyside.draw_tf_graph(tf_concrete.graph, ax_tf,
-                         title="TensorFlow: the concrete function's graph")
-sidebyside.graphs.draw_dag(fx_to_networkx(exported.graph), ax_torch,
-                           title="PyTorch: the ExportedProgram's graph",
+sidebyside.draw_tf_graph(tf_concrete.graph, ax_tf, title="TensorFlow: the concrete function's graph")
+sidebyside.graphs.draw_dag(dag, ax_torch, title="PyTorch: the ExportedProgram's graph",
                            color=sidebyside.graphs.TORCH_COLOR, note=sidebyside.graphs.TF_NOTE)
 fig.tight_layout()
 plt.show()
@@ -138,7 +125,6 @@ plt.show()
 # function that receives Dynamo's graph: ``sidebyside.capture.CountingBackend`` below keeps each
 # graph and runs it as it is, counting the runs. A second call with the same shapes passes the
 # guards and reuses the graph; ``torch.compiler.reset()`` forgets everything compiled.
-print("default backend:", torch.compiler.get_default_backend())
 counting_backend = CountingBackend()
 graphs, graph_runs = counting_backend.graphs, counting_backend.runs
 compiled = torch.compile(small_torch, backend=counting_backend)
@@ -149,31 +135,78 @@ first_compile = (len(graphs), len(graph_runs), graphs[0])
 torch.compiler.reset()  # forget compiled code: the next examples start clean
 
 # %%
-# A branch that depends on the data
-# ---------------------------------
-# When the branch taken depends on a tensor's *value*, a tracer holding stand-ins cannot know
-# which way to go. ``torch.export`` traces with symbolic values and stops at the first Python
-# ``bool`` it would have to guess (``torch.fx``'s tracer refuses outright: *Going deeper*).
+# Both branches in the graph: ``tf.cond`` and ``torch.cond``
+# ----------------------------------------------------------
+# When the branch taken depends on a tensor's *value*, a tracer holding stand-ins cannot know which
+# way to go: ``torch.export`` stops with an error, and ``torch.compile`` breaks the graph there
+# (*Going deeper* below shows both). The way out is the same in both frameworks: put *both* branches
+# into the graph and let the graph choose at run time. Inside ``tf.function``, :term:`AutoGraph`
+# rewrites a Python ``if`` on a tensor into ``tf.cond`` by itself (the ``StatelessIf`` operation
+# below). In PyTorch we write ``torch.cond`` ourselves (a public API, marked prototype), and
+# ``torch.export`` captures it as a ``cond`` node whose two branches are subgraphs.
 
-
-def branchy(x):
-    if x.sum() > 0:
+# %%
+# **TensorFlow (tf.function)**: AutoGraph turns the ``if`` into ``tf.cond``.
+@tf.function
+def cond_branchy(x):
+    if tf.reduce_sum(x) > 0:
         return x * 2
     return x - 1
 
 
-class Branchy(torch.nn.Module):
-    def forward(self, x):
-        return branchy(x)
-
-
-with contextlib.redirect_stderr(io.StringIO()):  # export prints its partial graph there
-    show_error(RuntimeError, torch.export.export, Branchy(), (x_torch[0],), cut=" (")
-x_pos_np = np.abs(x_np[0])  # a vector with a positive sum, and its negative
+x_pos = tf.constant(x_pos_np)
+captured = cond_branchy.get_concrete_function(x_pos)
+types = [op.type for op in captured.graph.get_operations()]
+print(sidebyside.wrap(" ".join(["operations:", *types]),
+                      hang="  "))
+y_pos, y_neg = captured(x_pos), captured(-x_pos)
+print("sum > 0:", y_pos.numpy())
+print("sum < 0:", y_neg.numpy())
+tf_cond_y = (y_pos, y_neg)
 
 # %%
-# ``torch.compile`` breaks the graph instead
-# ------------------------------------------
+# **PyTorch (torch.export)**: ``torch.cond`` keeps both branches.
+class Cond(torch.nn.Module):
+    def forward(self, x):
+        return torch.cond(x.sum() > 0, lambda x: x * 2,
+                          lambda x: x - 1, (x,))
+
+
+x_pos = torch.from_numpy(x_pos_np).to(torch_device)
+captured = torch.export.export(Cond(), (x_pos,))
+nodes = [node.name for node in captured.graph.nodes]
+print(sidebyside.wrap(" ".join(["nodes:", *nodes]),
+                      hang="  "))
+module = captured.module()
+y_pos, y_neg = module(x_pos), module(-x_pos)
+print("sum > 0:", y_pos.cpu().numpy())
+print("sum < 0:", y_neg.cpu().numpy())
+torch_cond_y = (y_pos, y_neg)
+
+# %%
+# Going deeper: a data branch without ``cond``
+# --------------------------------------------
+# When the branch taken depends on a tensor's *value*, a tracer holding stand-ins cannot know
+# which way to go. ``torch.export`` traces with symbolic values and stops at the first Python
+# ``bool`` it would have to guess (``torch.fx``'s tracer refuses outright: *Going deeper*).
+import contextlib
+import io
+
+from sidebyside import show_error
+
+
+class Branchy(torch.nn.Module):
+    def forward(self, x):
+        if x.sum() > 0:
+            return x * 2
+        return x - 1
+
+
+branchy = Branchy()
+with contextlib.redirect_stderr(io.StringIO()):  # export prints its partial graph there
+    show_error(RuntimeError, torch.export.export, branchy, (x_torch[0],), cut=" (")
+
+# %%
 # ``torch.compile`` does not give up: it captures the part before the branch, lets Python decide
 # on the real value, and captures the branch that runs as another graph. That is a
 # :term:`graph break`. The first call, with a positive sum, captures the comparison and the
@@ -199,71 +232,34 @@ except RuntimeError as error:  # torch._dynamo.exc.Unsupported
     at = next(line for line in fullgraph_error if "code:" in line).split("code:")[1].strip()
     print(f"fullgraph=True: {type(error).__name__}: {fullgraph_error[0]}\n  at: {at}")
 torch.compiler.reset()
+assert break_graphs == [["sum", "gt"], ["mul"], ["sub"]]
+assert fullgraph_error is not None and "x.sum() > 0" in at
 
 # %%
-# Both branches in the graph: ``tf.cond`` and ``torch.cond``
-# ----------------------------------------------------------
-# The way out is the same in both frameworks: put *both* branches into the graph and let the
-# graph choose at run time. Inside ``tf.function``, :term:`AutoGraph` rewrites a Python ``if`` on a
-# tensor into ``tf.cond`` by itself (the ``StatelessIf`` operation below). In PyTorch we write
-# ``torch.cond`` ourselves (a public API, marked prototype), and ``torch.export`` captures it as a
-# ``cond`` node whose two branches are subgraphs.
+# ``torch.cond`` runs under ``torch.compile`` too, even with ``fullgraph=True``: there is no graph
+# break any more. One graph holds the comparison and a ``cond`` node, both branches live in it as
+# subgraphs, and data for either branch runs through that one graph.
+graphs.clear()
+compiled = torch.compile(Cond(), fullgraph=True, backend=counting_backend)
+compiled_cond_y = (compiled(x_pos), compiled(-x_pos))
+torch.compiler.reset()
+print(f"graphs: {len(graphs)}; the graph: {call_names(graphs[0])}")
+print("  its subgraphs:", *(f"{name} {call_names(branch)}"
+                            for name, branch in graphs[0].named_children()))
+assert len(graphs) == 1 and "cond" in call_names(graphs[0])
+assert all(map(torch.equal, compiled_cond_y, torch_cond_y))
 
 # %%
-# **TensorFlow (tf.function)**: AutoGraph turns the ``if`` into ``tf.cond``.
-@tf.function
-def cond_branchy(x):
-    if tf.reduce_sum(x) > 0:
-        return x * 2
-    return x - 1
-
-
-captured = cond_branchy.get_concrete_function(
-    tf.TensorSpec((3,)))
-types = [op.type for op in captured.graph.get_operations()]
-print(sidebyside.wrap(" ".join(["operations:", *types]),
-                      hang="  "))
-x_pos = tf.constant(x_pos_np)
-y_pos, y_neg = captured(x_pos), captured(-x_pos)
-print("sum > 0:", y_pos.numpy())
-print("sum < 0:", y_neg.numpy())
-tf_cond_y = (y_pos, y_neg)
-
-# %%
-# **PyTorch (torch.export)**: ``torch.cond`` keeps both branches.
-
-
-def cond_branchy(x):
-    return torch.cond(x.sum() > 0, lambda x: x * 2,
-                      lambda x: x - 1, (x,))
-
-
-class Cond(torch.nn.Module):
-    def forward(self, x):
-        return cond_branchy(x)
-
-
-captured = torch.export.export(Cond(), (x_torch[0],))
-nodes = [getattr(n.target, "__name__", str(n.target))
-         for n in captured.graph.nodes]
-print(sidebyside.wrap(" ".join(["nodes:", *nodes]),
-                      hang="  "))
-x_pos = torch.from_numpy(x_pos_np).to(torch_device)
-module = captured.module()
-y_pos, y_neg = module(x_pos), module(-x_pos)
-print("sum > 0:", y_pos.cpu().numpy())
-print("sum < 0:", y_neg.cpu().numpy())
-torch_cond_y = (y_pos, y_neg)
-
-# %%
-# Going deeper: tracing and shapes
-# --------------------------------
+# Going deeper: tracing, shapes and weights
+# -----------------------------------------
 # ``torch.fx`` is the graph format of PyTorch 2, and a toolkit for graph transformations. Its
 # ``symbolic_trace``, the older front end, calls ``forward`` once with ``Proxy`` objects instead
 # of tensors and writes every operation on them down as a node: :term:`tracing`, as in
 # ``tf.function``. It returns a ``GraphModule``, whose Python code is generated from the graph.
 # The two tools above hand out FX graphs too. A ``Proxy`` holds no value, so ``symbolic_trace``
 # refuses a branch on the data (``branchy``) outright.
+import torch.fx
+
 traced = torch.fx.symbolic_trace(small_torch)
 print(traced.code.strip())
 print("branchy:")
@@ -338,24 +334,6 @@ sidebyside.assert_close(tf_y4, torch_y4, what="batch of 4",
                         device=torch_device)
 
 # %%
-# Going deeper: ``torch.cond``, compiled
-# --------------------------------------
-# ``torch.cond`` runs under ``torch.compile`` too, even with ``fullgraph=True``: there is no graph
-# break any more. One graph holds the comparison and a ``cond`` node, both branches live in it as
-# subgraphs, and data for either branch runs through that one graph.
-graphs.clear()
-compiled = torch.compile(cond_branchy, fullgraph=True, backend=counting_backend)
-compiled_cond_y = (compiled(x_pos), compiled(-x_pos))
-torch.compiler.reset()
-print(f"graphs: {len(graphs)}; the graph: {call_names(graphs[0])}")
-print("  its subgraphs:", *(f"{name} {call_names(branch)}"
-                            for name, branch in graphs[0].named_children()))
-assert len(graphs) == 1 and "cond" in call_names(graphs[0])
-assert all(map(torch.equal, compiled_cond_y, torch_cond_y))
-
-# %%
-# Going deeper: weights and ATen graphs
-# -------------------------------------
 # In the drawing, TensorFlow's graph holds ``W`` and ``b`` as ``Const`` operations, while the
 # exported program takes its weights as inputs. A ``tf.function`` that reads an eager tensor
 # from outside *captures* it, and a small one (up to 128 numbers in this TensorFlow) is copied
@@ -444,12 +422,10 @@ assert "addmm.default" in ops["AOT forward"] and "mm.default" in ops["AOT backwa
 # They agree
 # ----------
 # Every capture computes what eager PyTorch and TensorFlow's graphs compute; and what the text
-# said, checked: a graph broken at the branch, and whole with ``torch.cond``.
+# said, checked: one graph reused at the second call, and both branches kept by ``torch.cond``.
 sidebyside.assert_close(tf_y, torch_y, what="captured small model", device=torch_device)
 assert torch.equal(torch_y, small_torch(x_torch)) and torch.equal(compiled_y, torch_y)
-assert first_compile[:2] == (1, 2)
-assert break_graphs == [["sum", "gt"], ["mul"], ["sub"]]
-assert fullgraph_error is not None and "x.sum() > 0" in at
+assert first_compile[:2] == (1, 2)  # one graph, reused at the second call
 for tf_v, torch_v in zip(tf_cond_y, torch_cond_y, strict=True):
     sidebyside.assert_close(tf_v, torch_v, what="cond", device=torch_device)
 assert np.allclose(torch_cond_y[0].cpu(), 2 * x_pos_np)  # the "then" branch

@@ -2,26 +2,19 @@
 Modules, layers and training
 ============================
 
-One small convolutional network, the LeNet shape (two convolutions with pooling, then three
-dense layers), written as Keras layers and as a PyTorch ``nn.Module``. The two frameworks lay
-out images and weights differently, so copying PyTorch's starting weights into TensorFlow means
-transposing kernels and matching the order in which a feature map is flattened. With the same
-weights the outputs agree, and five training steps with SGD and momentum give the same losses,
-step by step. Going deeper, the same network as plain functions of its weights (``tf.nn`` in a
-``tf.Module``, ``torch.nn.functional``), Adam, and a TensorFlow 1 graph.
+One small convolutional network, the LeNet shape, written as Keras layers and as a PyTorch
+``nn.Module``. The two frameworks lay out images and weights differently, so copying PyTorch's
+starting weights into TensorFlow means transposing kernels and matching the order in which a
+feature map is flattened. With the same weights the outputs agree, and five training steps with
+SGD and momentum give the same losses, step by step.
 """
 
 # %%
 # Setup
 # -----
 # Both frameworks, the helpers of this site, and one seed for everything.
-import math
-import tempfile
-
 import sidebyside
-from sidebyside.graphs import TF_COLOR, TORCH_COLOR
 
-import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
 import torch
@@ -44,9 +37,8 @@ images = rng.normal(0.0, 0.3, size=(32, 1, 28, 28)).astype(np.float32)
 for image, label in zip(images, labels, strict=True):
     top, left = 4 + 12 * (label // 2), 4 + 12 * (label % 2)
     image[0, top : top + 8, left : left + 8] += 1.0
-x_nchw = images  # PyTorch: (N, C, H, W)
-x_nhwc = np.ascontiguousarray(images.transpose(0, 2, 3, 1))  # TensorFlow: (N, H, W, C)
-print("PyTorch input (N, C, H, W):", x_nchw.shape, " TensorFlow's (N, H, W, C):", x_nhwc.shape)
+x_nchw = images  # PyTorch: (N, C, H, W) = (32, 1, 28, 28)
+x_nhwc = np.ascontiguousarray(images.transpose(0, 2, 3, 1))  # TensorFlow: (32, 28, 28, 1)
 
 # %%
 # Layers that own their weights
@@ -79,8 +71,9 @@ with tf.device(tf_device):
         layers.Dense(84, activation="relu", name="fc2"),
         layers.Dense(4, name="fc3"),
     ], name="lenet")
-for weight in keras_net.weights:
-    print(f"{weight.path:<18} {tuple(weight.shape)}")
+kernel = {name: keras_net.get_layer(name).kernel.shape
+          for name in ("conv1", "fc1")}
+print("kernels: conv1", kernel["conv1"], " fc1", kernel["fc1"])
 
 # %%
 # **PyTorch (nn.Module)**: channels first.
@@ -101,10 +94,9 @@ class LeNet(torch.nn.Module):
         x = F.relu(self.fc2(x))
         return self.fc3(x)
 
-
 torch_net = LeNet().to(torch_device)
-for name, weight in torch_net.named_parameters():
-    print(f"{name:<18} {tuple(weight.shape)}")
+print("weights: conv1", tuple(torch_net.conv1.weight.shape),
+      " fc1", tuple(torch_net.fc1.weight.shape))
 
 # %%
 # Flattening is where the layouts bite
@@ -139,15 +131,12 @@ def keras_weights(state, match_flatten=True):
         w["conv1.weight"].permute(2, 3, 1, 0), w["conv1.bias"],  # OIHW -> HWIO
         w["conv2.weight"].permute(2, 3, 1, 0), w["conv2.bias"],
         fc1.T, w["fc1.bias"],  # (out, in) -> (in, out)
-        w["fc2.weight"].T, w["fc2.bias"],
-        w["fc3.weight"].T, w["fc3.bias"],
+        w["fc2.weight"].T, w["fc2.bias"], w["fc3.weight"].T, w["fc3.bias"],
     ]
     return [np.ascontiguousarray(array.numpy()) for array in arrays]
 
-
 init = {name: value.detach().clone() for name, value in torch_net.state_dict().items()}
-x = torch.from_numpy(x_nchw).to(torch_device)
-y = torch.from_numpy(labels).to(torch_device)
+x, y = torch.from_numpy(x_nchw).to(torch_device), torch.from_numpy(labels).to(torch_device)
 with torch.no_grad():
     torch_logits = torch_net(x)
 keras_net.set_weights(keras_weights(init, match_flatten=False))  # only transposed
@@ -155,38 +144,27 @@ wrong_error = sidebyside.parity.max_relative_error(torch_logits, keras_net(x_nhw
 keras_net.set_weights(keras_weights(init))  # transposed and reordered
 keras_logits = keras_net(x_nhwc)
 right_error = sidebyside.parity.max_relative_error(torch_logits, keras_logits)
-print(f"fc1 only transposed: logits differ by {wrong_error:.0%} of their size")
-print("fc1 columns reordered: logits differ by < 1e-05:", right_error < 1e-5)
+print(f"logits differ by {wrong_error:.0%} (fc1 only transposed), by < 1e-05 (reordered):",
+      right_error < 1e-5)
 
 # %%
 # Training with SGD and momentum
 # ------------------------------
 # Five steps of full-batch training on the 32 images with the cross-entropy loss, from the same
-# starting weights. Both use the same momentum rule, only written differently: PyTorch keeps
-# ``buffer = 0.9 * buffer + gradient`` and steps by ``-lr * buffer``; Keras keeps
-# ``velocity = 0.9 * velocity - lr * gradient`` and steps by ``velocity``, which is ``-lr``
-# times the same buffer as long as ``lr`` does not change.
-#
-# In TensorFlow 2 a ``tf.GradientTape`` records the forward pass, the optimizer's
-# ``apply_gradients`` updates the variables, and ``tf.function`` :term:`traces <tracing>` the
-# whole step into a graph once. Once, if the optimizer already has its variables (its step
-# count and momentum): a ``tf.function`` whose first trace *creates* variables traces a second
-# time, for a graph that only uses them (TensorFlow issue 48851). ``optimizer.build`` makes them
-# before the first call. Note ``training=True``: a Keras model called without it computes as in
-# inference (:ref:`switching recording off <sphx_glr_auto_examples_10_graphs_plot_27_recording_off.py>`).
-steps, lr_sgd, lr_adam = 5, 0.1, 0.003
+# starting weights and with the same momentum rule. In TensorFlow 2 a ``tf.GradientTape``
+# records the forward pass, the optimizer's ``apply_gradients`` updates the variables, and
+# ``tf.function`` :term:`traces <tracing>` the whole step into a graph once. Note
+# ``training=True``: a Keras model called without it computes as in inference
+# (:ref:`switching recording off <sphx_glr_auto_examples_10_graphs_plot_27_recording_off.py>`).
 
 # %%
 # **TensorFlow (tf.function)**: one traced step, run five times.
+steps, lr_sgd = 5, 0.1  # for both frameworks
 cross_entropy = tf.keras.losses.SparseCategoricalCrossentropy(
     from_logits=True)
 
-
-def keras_losses(optimizer, build=True):
-    """Losses before each step, from init; trace count."""
+def keras_losses(optimizer):  # losses from init, traces
     keras_net.set_weights(keras_weights(init))
-    if build:  # the optimizer's variables, before any trace
-        optimizer.build(keras_net.trainable_variables)
 
     @tf.function
     def train_step(x, y):
@@ -205,15 +183,10 @@ def keras_losses(optimizer, build=True):
     traces = train_step.experimental_get_tracing_count()
     return np.array(losses), traces
 
-
-SGD = tf.keras.optimizers.SGD
-keras_sgd, traces = keras_losses(SGD(lr_sgd, momentum=0.9))
+sgd_tf = tf.keras.optimizers.SGD(lr_sgd, momentum=0.9)
+sgd_tf.build(keras_net.trainable_variables)  # before any trace
+keras_sgd, traces = keras_losses(sgd_tf)
 print("losses:", keras_sgd.round(4))
-_, lazy_traces = keras_losses(SGD(lr_sgd, momentum=0.9),
-                              build=False)
-print("traces in five calls")
-print("  optimizer built first:", traces)
-print("  built in the first trace:", lazy_traces)
 
 # %%
 # **PyTorch (eager)**: ``backward()`` then ``step()``, each step.
@@ -231,11 +204,15 @@ torch_sgd = np.array(losses)
 print("losses:", torch_sgd.round(4))
 
 # %%
-# The images and the losses
-# -------------------------
 # Left: one synthetic image of each class. Right: the loss before each of the five steps, from
 # Keras in a ``tf.function`` and from PyTorch: the lines lie on top of one another.
-fig = plt.figure(figsize=(8, 3.6), layout="constrained")
+sidebyside.assert_close(keras_sgd, torch_sgd, what="SGD losses", device=torch_device)
+# sphinx_gallery_start_ignore
+from sidebyside.graphs import TF_COLOR, TORCH_COLOR
+
+import matplotlib.pyplot as plt
+
+fig = plt.figure(figsize=(8, 3), layout="constrained")
 grid = fig.add_gridspec(2, 4, width_ratios=(1, 1, 0.1, 2.8))
 for label in range(4):
     ax = fig.add_subplot(grid[label // 2, label % 2], xticks=[], yticks=[])
@@ -249,11 +226,15 @@ ax.set(xticks=step_numbers, xlabel="training step", ylabel="loss before the step
        title="SGD with momentum, same start")
 ax.legend()
 plt.show()
+# sphinx_gallery_end_ignore
 # sphinx_gallery_thumbnail_number = 1
 
 # %%
-# Going deeper: weights made on the first call
-# --------------------------------------------
+# Going deeper: more on layers and optimizers
+# -------------------------------------------
+#
+# Weights made on the first call
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # Without an ``Input``, a Keras layer makes its weights on its first call, from the shape of what
 # it is given, and so do PyTorch's *lazy* modules (``nn.LazyLinear``, ``nn.LazyConv2d``, still
 # marked experimental): until then the weight is an ``UninitializedParameter``, and then the
@@ -269,10 +250,20 @@ lazy = torch.nn.LazyLinear(4)  # no in_features
 print("LazyLinear(4):", type(lazy.weight).__name__, end=" -> ")
 lazy(torch.zeros(2, 3))  # 3 features in
 print(type(lazy).__name__, tuple(lazy.weight.shape))
+assert type(lazy) is torch.nn.Linear and lazy.in_features == 3
 
 # %%
-# Going deeper: functions that take the weights
-# ---------------------------------------------
+# A Keras optimizer makes its variables (its step count and momentum) on its first
+# ``apply_gradients`` too, unless ``optimizer.build`` made them before. In a ``tf.function`` that
+# costs a trace: a ``tf.function`` whose first trace *creates* variables traces a second time,
+# for a graph that only uses them (TensorFlow issue 48851). The training step above, five calls:
+_, lazy_traces = keras_losses(tf.keras.optimizers.SGD(lr_sgd, momentum=0.9))  # not built
+print("traces, optimizer built first:", traces, " built in the first trace:", lazy_traces)
+assert traces == 1 < lazy_traces  # optimizer.build: one trace
+
+# %%
+# Functions that take the weights
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # Below the layers sit plain functions that are handed their weights: ``tf.nn.conv2d`` and
 # ``F.conv2d``, ``tf.nn.max_pool2d`` and ``F.max_pool2d``. Written with them, the network is
 # just arithmetic, and the weights live wherever you keep them. TensorFlow's ``tf.Module`` is a
@@ -284,6 +275,9 @@ print(type(lazy).__name__, tuple(lazy.weight.shape))
 
 # %%
 # **TensorFlow (tf.Module)**: ``tf.nn`` functions, own variables.
+import tempfile
+
+
 class TFLeNet(tf.Module):
     def __init__(self, weights):
         super().__init__(name="lenet")
@@ -334,8 +328,18 @@ print("logits of image 0:",
       functional_logits[0].cpu().numpy().round(4))
 
 # %%
-# Going deeper: Adam, and what its epsilon means
-# ----------------------------------------------
+# The same logits as the layers gave, from both; and what the text said, checked.
+sidebyside.assert_close(module_logits, torch_logits, what="logits (tf.Module vs nn.Module)",
+                        device=torch_device)
+sidebyside.assert_close(module_logits, functional_logits,
+                        what="logits (tf.Module vs torch.nn.functional)", device=torch_device)
+torch.testing.assert_close(functional_logits, torch_logits)  # the same operations
+assert keys[1] == "net/w/0/.ATTRIBUTES/VARIABLE_VALUE"
+assert {"forward", "train", "eval"}.isdisjoint(dir(tf_module))
+
+# %%
+# Adam, and what its epsilon means
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # Both Adams keep the same running averages of the gradient, ``m``, and of its square, ``v``,
 # and correct them for their start at zero at step ``t``; the small ``epsilon`` that keeps the
 # division safe is added in a different place:
@@ -351,6 +355,9 @@ print("logits of image 0:",
 # ``epsilon`` at first and falling towards it. We keep Keras's default and set PyTorch's ``eps``
 # to that value before each step, through the optimizer's ``param_groups`` (the same dictionary a
 # learning-rate schedule writes to). The other settings are equal in both.
+import math
+
+lr_adam = 0.003
 epsilon_hat = 1e-7  # Keras's default epsilon
 beta2 = 0.999  # the default of both
 
@@ -358,6 +365,7 @@ beta2 = 0.999  # the default of both
 # **TensorFlow (tf.function)**: Keras Adam with its default epsilon.
 adam = tf.keras.optimizers.Adam(
     lr_adam, beta_1=0.9, beta_2=beta2, epsilon=epsilon_hat)
+adam.build(keras_net.trainable_variables)
 keras_adam, _ = keras_losses(adam)
 print("losses:", keras_adam.round(4))
 
@@ -404,10 +412,21 @@ unmatched_errors = []
 for what, losses in unmatched.items():
     unmatched_errors.append(sidebyside.parity.max_relative_error(keras_adam, losses))
     print(f"  {what:<42} {unmatched_errors[-1]:.1e}")
+sidebyside.assert_close(keras_adam, torch_adam, device=torch_device,
+                        what="Adam losses (Keras vs PyTorch, matched epsilon)")
+assert torch_adam[-1] < torch_adam[0]  # it learns
+assert min(unmatched_errors) > 10 * matched_error  # epsilon must be matched
 
 # %%
-# Going deeper: the same training in a TensorFlow 1 graph
-# -------------------------------------------------------
+# Momentum, written two ways
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~
+# Keras and PyTorch use the same momentum rule, only written differently: PyTorch keeps
+# ``buffer = 0.9 * buffer + gradient`` and steps by ``-lr * buffer``; Keras keeps
+# ``velocity = 0.9 * velocity - lr * gradient`` and steps by ``velocity``, which is ``-lr``
+# times the same buffer as long as ``lr`` does not change.
+#
+# The same training in a TensorFlow 1 graph
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # In a TensorFlow 1 graph, ``MomentumOptimizer.minimize(loss)`` adds the gradient and update
 # operations to the graph and returns one operation that runs them all; each ``Session.run`` of
 # it is one training step. The loss fetched in the same run is the one computed *before* the
@@ -426,36 +445,18 @@ with tf.compat.v1.Session(graph=graph) as session:
     session.run(init_op)
     feed = {images_in: x_nhwc, labels_in: labels}
     tf_sgd = np.array([session.run([train_op, loss], feed)[1] for _ in range(steps)])
+sidebyside.assert_close(tf_sgd, torch_sgd, what="SGD losses (TF1 graph vs PyTorch)",
+                        device=torch_device)
 print("losses:", tf_sgd.round(4))
 
 # %%
 # They agree
 # ----------
-# The same logits from all four ways of writing the network, and the same five losses, step by
-# step, from the three SGD implementations and the two Adams; then the lessons above. The
-# tolerance is this site's default on a CPU: ``rtol = 1e-5`` and ``atol = 1e-6``, elementwise
-# (``rtol = 1e-3`` on a GPU, where cuDNN picks other convolution algorithms, which round
-# otherwise; TF32, which both frameworks use for convolutions there by default, is turned off by
-# ``sidebyside.torch_device()`` and ``tf_device()``). These assertions run on every build.
-checks = [
-    (keras_logits, torch_logits, "logits (Keras vs nn.Module)"),
-    (module_logits, torch_logits, "logits (tf.Module vs nn.Module)"),
-    (module_logits, functional_logits, "logits (tf.Module vs torch.nn.functional)"),
-    (tf_sgd, torch_sgd, "SGD losses (TF1 graph vs PyTorch)"),
-    (keras_sgd, torch_sgd, "SGD losses (Keras vs PyTorch)"),
-    (keras_adam, torch_adam, "Adam losses (Keras vs PyTorch, matched epsilon)"),
-]
-for tf_value, torch_value, what in checks:
-    sidebyside.assert_close(tf_value, torch_value, what=what, device=torch_device)
-torch.testing.assert_close(functional_logits, torch_logits)  # the same operations
+# Keras's logits are PyTorch's, as its losses were; then what the text said, checked.
+sidebyside.assert_close(keras_logits, torch_logits, what="logits", device=torch_device)
 assert torch_order[0, 1] == 1 and keras_order[0, 1] == 16  # next pixel / next channel
 assert wrong_error > 0.1 and right_error < 1e-5  # the reorder is needed
-assert keys[1] == "net/w/0/.ATTRIBUTES/VARIABLE_VALUE"
-assert {"forward", "train", "eval"}.isdisjoint(dir(tf_module))
-assert traces == 1 < lazy_traces  # optimizer.build: one trace
-assert torch_sgd[-1] < torch_sgd[0] and torch_adam[-1] < torch_adam[0]  # and both learn
-assert type(lazy) is torch.nn.Linear and lazy.in_features == 3
-assert min(unmatched_errors) > 10 * matched_error  # epsilon must be matched
+assert torch_sgd[-1] < torch_sgd[0]  # and it learns
 sidebyside.parity_report()
 
 # %%

@@ -15,10 +15,8 @@ arguments, so a changed global goes unnoticed and the graph computes with its ol
 # Setup
 # -----
 # Both frameworks, the helpers of this site, and one seed for everything.
-import logging
-
 import sidebyside
-from sidebyside.capture import CountingBackend, failed_guard
+from sidebyside.capture import CountingBackend
 
 import matplotlib.pyplot as plt
 import tensorflow as tf
@@ -196,8 +194,8 @@ plt.show()
 # sphinx_gallery_thumbnail_number = 1
 
 # %%
-# Declaring a dimension dynamic
-# -----------------------------
+# Going deeper: declaring a dimension dynamic
+# -------------------------------------------
 # ``x`` now has lengths 2, 3, 4 and 5; each list counts the new graphs at each call, for each way
 # of saying "this dimension changes". TensorFlow: by default every length is a new trace.
 # ``reduce_retracing=True`` traces the second length with that dimension generalised to ``None``
@@ -234,6 +232,10 @@ general = reduced.get_concrete_function(tf.ones(5),
                                         tf.constant(2.0))
 print("the generalised graph's x:", general.inputs[0].shape)
 tf_results["x * k at length 5"] = y
+assert tf_new == {"default": [1, 1, 1, 1],
+                  "reduce_retracing=True": [1, 1, 0, 0],
+                  "input_signature": [1, 0, 0, 0]}
+assert tuple(general.inputs[0].shape) == (None,)
 
 # %%
 # **PyTorch (torch.compile)**: three ways, and the default.
@@ -259,10 +261,66 @@ for name, options in variants.items():
     torch.compiler.reset()
     print(f"{name}: new graphs {torch_new[name]}")
 torch_results["x * k at length 5"] = y
+assert torch_new == {"dynamic=False": [1, 1, 1, 1],
+                     "dynamic=None": [1, 1, 0, 0],
+                     "dynamic=True": [1, 0, 0, 0],
+                     "mark_dynamic": [1, 0, 0, 0]}
 
 # %%
-# What each checks before reusing a graph
-# ---------------------------------------
+# Sizes 0 and 1, and what ``mark_dynamic`` promises
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# Sizes 0 and 1 are always specialised, even with ``dynamic=True`` (a size of 1 broadcasts, a size
+# of 0 is empty): lengths 1 and 0 get graphs of their own. ``mark_unbacked`` (in the private
+# ``torch._dynamo.decorators``) avoids that: the size becomes a symbol without an example value,
+# and one graph serves 0 and 1 too, at the price of errors where the code branches on the size.
+# And ``mark_dynamic`` is a promise: where the code needs the size's value (``x.shape[0] == 3``),
+# the call raises, and the message names ``maybe_mark_dynamic``, which only suggests a dynamic
+# size and lets Dynamo specialise it.
+from torch._dynamo.decorators import mark_unbacked
+
+small_sizes = {}
+for name, options, mark in [("dynamic=True", {"dynamic": True}, None),
+                            ("mark_unbacked", {}, mark_unbacked)]:
+    graph_fn = torch.compile(scale, backend=counting_backend, **options)
+    small_sizes[name] = []
+    for n in (1, 2, 3, 4, 0):
+        x = torch.ones(n, device=torch_device)
+        if mark:
+            mark(x, 0)
+        before = len(graphs)
+        graph_fn(x, torch.tensor(2.0, device=torch_device))
+        small_sizes[name].append(len(graphs) - before)
+    torch.compiler.reset()
+    print(f"{name}, lengths 1, 2, 3, 4, 0: new graphs {small_sizes[name]}")
+
+# sphinx_gallery_start_ignore
+import logging
+
+logging.getLogger("torch._guards").disabled = True  # it logs the error at length
+# sphinx_gallery_end_ignore
+outcome = {}
+for mark in (torch._dynamo.mark_dynamic, torch._dynamo.maybe_mark_dynamic):
+    x = torch.ones(3, device=torch_device)
+    mark(x, 0)
+    needs_three = lambda x: x * 2 if x.shape[0] == 3 else x + 1  # noqa: E731
+    try:
+        torch.compile(needs_three, backend=counting_backend)(x)
+        outcome[mark.__name__] = "compiled"
+    except RuntimeError as error:  # ConstraintViolationError
+        outcome[mark.__name__] = f"raised {type(error).__name__}"
+        why = str(error).splitlines()[1].split(" If you're using Dim")[0]
+    print(f"{mark.__name__}: {outcome[mark.__name__]}")
+    torch.compiler.reset()
+print(sidebyside.wrap(why.strip(" -"), "  "))
+# sphinx_gallery_start_ignore
+logging.getLogger("torch._guards").disabled = False
+# sphinx_gallery_end_ignore
+assert small_sizes == {"dynamic=True": [1, 1, 0, 0, 1], "mark_unbacked": [1, 0, 0, 0, 0]}
+assert outcome["mark_dynamic"].startswith("raised") and outcome["maybe_mark_dynamic"] == "compiled"
+
+# %%
+# Going deeper: what each checks before reusing a graph
+# -----------------------------------------------------
 # A ``tf.function`` with an ``input_signature`` never traces again: a call that fits the signature
 # runs the traced graph (a Python ``3`` for a scalar ``TensorSpec`` becomes a tensor), and a call
 # that does not fit raises ``TypeError``. ``torch.compile`` checks the guards of its graphs; the
@@ -295,9 +353,13 @@ for name, args in probes.items():
 tf_counts["probes"] = strict.experimental_get_tracing_count()
 print("traces after the probes:", tf_counts["probes"])
 tf_results["x * k, the probes' graph"] = y
+assert tf_counts["probes"] == 1
+assert tf_refused == ["x of dtype float64", "x of shape (3, 2)"]
 
 # %%
 # **PyTorch (torch.compile)**: a failed guard means a recompile.
+from sidebyside.capture import failed_guard
+
 graphs.clear()
 graph_fn = torch.compile(scale, backend=counting_backend)
 x = torch.ones(3, device=torch_device)
@@ -323,10 +385,12 @@ torch_counts["probes"] = len(graphs)
 print("graphs after the probes:", torch_counts["probes"])
 torch.compiler.reset()
 torch_results["x * k, the probes' graph"] = y
+assert torch_counts["probes"] == 1
+assert torch_refused == list(probes)[1:]
 
 # %%
-# Going deeper: a closure variable
-# --------------------------------
+# A closure variable
+# ~~~~~~~~~~~~~~~~~~
 # A variable of an enclosing function, read through a *closure*, behaves like the global:
 # ``tf.function`` keeps the value it traced with, Dynamo guards on it and recompiles.
 
@@ -351,6 +415,7 @@ for value in values:
     set_factor(value)
     tf_follow["closure"].append(float(graph_fn(tf.ones(3))[0]))
 print("factor 2, 3, 4, 5 gives", tf_follow["closure"])
+assert tf_follow["closure"] == [2.0] * 4
 
 # %%
 # **PyTorch (torch.compile)**: a guard fails, and it recompiles.
@@ -363,58 +428,11 @@ for value in values:
     torch_follow["closure"].append(float(y[0]))
 torch.compiler.reset()
 print("factor 2, 3, 4, 5 gives", torch_follow["closure"])
+assert torch_follow["closure"] == list(values)
 
 # %%
-# Going deeper: sizes 0 and 1, and what ``mark_dynamic`` promises
-# ----------------------------------------------------------------
-# Sizes 0 and 1 are always specialised, even with ``dynamic=True`` (a size of 1 broadcasts, a size
-# of 0 is empty): lengths 1 and 0 get graphs of their own. ``mark_unbacked`` (in the private
-# ``torch._dynamo.decorators``) avoids that: the size becomes a symbol without an example value,
-# and one graph serves 0 and 1 too, at the price of errors where the code branches on the size.
-# And ``mark_dynamic`` is a promise: where the code needs the size's value (``x.shape[0] == 3``),
-# the call raises, and the message names ``maybe_mark_dynamic``, which only suggests a dynamic
-# size and lets Dynamo specialise it.
-from torch._dynamo.decorators import mark_unbacked
-
-small_sizes = {}
-for name, options, mark in [("dynamic=True", {"dynamic": True}, None),
-                            ("mark_unbacked", {}, mark_unbacked)]:
-    graph_fn = torch.compile(scale, backend=counting_backend, **options)
-    small_sizes[name] = []
-    for n in (1, 2, 3, 4, 0):
-        x = torch.ones(n, device=torch_device)
-        if mark:
-            mark(x, 0)
-        before = len(graphs)
-        graph_fn(x, torch.tensor(2.0, device=torch_device))
-        small_sizes[name].append(len(graphs) - before)
-    torch.compiler.reset()
-    print(f"{name}, lengths 1, 2, 3, 4, 0: new graphs {small_sizes[name]}")
-
-# sphinx_gallery_start_ignore
-logging.getLogger("torch._guards").disabled = True  # it logs the error at length
-# sphinx_gallery_end_ignore
-outcome = {}
-for mark in (torch._dynamo.mark_dynamic, torch._dynamo.maybe_mark_dynamic):
-    x = torch.ones(3, device=torch_device)
-    mark(x, 0)
-    needs_three = lambda x: x * 2 if x.shape[0] == 3 else x + 1  # noqa: E731
-    try:
-        torch.compile(needs_three, backend=counting_backend)(x)
-        outcome[mark.__name__] = "compiled"
-    except RuntimeError as error:  # ConstraintViolationError
-        outcome[mark.__name__] = f"raised {type(error).__name__}"
-        why = str(error).splitlines()[1].split(" If you're using Dim")[0]
-    print(f"{mark.__name__}: {outcome[mark.__name__]}")
-    torch.compiler.reset()
-print(sidebyside.wrap(why.strip(" -"), "  "))
-# sphinx_gallery_start_ignore
-logging.getLogger("torch._guards").disabled = False
-# sphinx_gallery_end_ignore
-
-# %%
-# Going deeper: an ``int`` attribute of a module
-# ----------------------------------------------
+# An ``int`` attribute of a module
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # Dynamo specialises on the integer attributes of an ``nn.Module``: unlike a Python ``int``
 # argument, which becomes dynamic at its first change, a step counter in ``self.step`` is a new
 # graph at every step, until the recompile limit (:ref:`next page
@@ -446,12 +464,13 @@ for allow in (False, True):
             per_step[allow].append(len(graphs) - before)
         torch.compiler.reset()
     print(f"allowed={allow}: new graphs per step {per_step[allow]}")
+assert per_step == {False: [1, 1, 1, 1], True: [1, 1, 0, 0]} and torch.equal(y, x * 4)
 
 # %%
 # They agree
 # ----------
 # However many graphs each framework built, the same calls give the same answers; and what the
-# text said, checked: the counts, the stale global, and the probes each framework refused.
+# text said, checked: the counts, and the stale global.
 assert tf_counts["Python ints"] == tf_counts["Python floats"] == 3  # one per new value
 assert torch_counts["Python ints"] == torch_counts["Python floats"] == 2  # then k is an input
 assert tf_counts["tensors"] == torch_counts["tensors"] == 1
@@ -459,18 +478,6 @@ assert len(graph_inputs(int_graphs[0])) == 1 and len(graph_inputs(int_graphs[1])
 assert tf_follow["global"] == [2.0] * 4 and tf_counts["global"] == 1  # stale, no retrace
 assert tf_follow["tf.Variable"] == torch_follow["global"] == list(values)  # they follow
 assert torch_counts["global"] == 2  # one recompile
-assert tf_follow["closure"] == [2.0] * 4 and torch_follow["closure"] == list(values)
-assert tf_new == {"default": [1, 1, 1, 1], "reduce_retracing=True": [1, 1, 0, 0],
-                  "input_signature": [1, 0, 0, 0]}
-assert tuple(general.inputs[0].shape) == (None,)
-assert torch_new == {"dynamic=False": [1, 1, 1, 1], "dynamic=None": [1, 1, 0, 0],
-                     "dynamic=True": [1, 0, 0, 0], "mark_dynamic": [1, 0, 0, 0]}
-assert tf_counts["probes"] == 1 and torch_counts["probes"] == 1
-assert tf_refused == ["x of dtype float64", "x of shape (3, 2)"]
-assert torch_refused == list(probes)[1:]
-assert small_sizes == {"dynamic=True": [1, 1, 0, 0, 1], "mark_unbacked": [1, 0, 0, 0, 0]}
-assert outcome["mark_dynamic"].startswith("raised") and outcome["maybe_mark_dynamic"] == "compiled"
-assert per_step == {False: [1, 1, 1, 1], True: [1, 1, 0, 0]} and torch.equal(y, x * 4)
 for what, tf_value in tf_results.items():
     sidebyside.assert_close(tf_value, torch_results[what], what=what, device=torch_device)
 assert tf_results.keys() == torch_results.keys()

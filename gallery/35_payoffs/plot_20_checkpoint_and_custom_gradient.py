@@ -15,14 +15,9 @@ a function is differentiated: here, without the ``nan`` of ``log(1 + exp(x))`` i
 # -----
 # Both frameworks, Matplotlib, the helpers of this site, and one seed for everything.
 import functools
-import warnings
-import weakref
 
 import sidebyside
-from sidebyside.benchmark import compare, duration, time_variants
-from sidebyside.graphs import TF_COLOR, TORCH_COLOR
 
-import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
 import torch
@@ -30,6 +25,8 @@ from torch.utils.checkpoint import checkpoint
 
 sidebyside.start_lesson()
 # sphinx_gallery_start_ignore
+import sidebyside.benchmark
+
 tf_pools, _ = sidebyside.benchmark.pin_threads(1, show=False)
 # sphinx_gallery_end_ignore
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
@@ -37,10 +34,8 @@ to_numpy = sidebyside.parity.to_numpy
 def flat(grads):  # a list of gradients as one NumPy vector
     return np.concatenate([to_numpy(g).ravel() for g in grads])
 
-
 def same(a, b):  # two lists of gradients, up to round-off
     return np.allclose(flat(a), flat(b), rtol=1e-4, atol=1e-6)
-
 
 sidebyside.provenance()
 
@@ -66,13 +61,14 @@ PLANS = {"plain": 0, "per block": 1, "per 4 blocks": 4}  # blocks per checkpoint
 
 # %%
 # **TensorFlow (tf.GradientTape)**: ``tf.recompute_grad``; weak references.
+import weakref
+
 with tf.device(tf_device):
     tf_x = tf.constant(x_np)
     tf_W = [tf.Variable(w) for w in W_np]
     tf_b = [tf.Variable(b) for b in b_np]
 tf_params = tf_W + tf_b
 made, runs = [], [0]  # weak refs to block results; block runs
-
 
 def tf_block(i, h):
     runs[0] += 1
@@ -81,7 +77,6 @@ def tf_block(i, h):
     t = tf.tanh(z)
     made.extend(weakref.ref(a) for a in (xw, z, t))
     return t
-
 
 def tf_loss(size, drop=None):  # size: blocks per checkpoint
     h, step = tf_x, size or DEPTH
@@ -94,11 +89,9 @@ def tf_loss(size, drop=None):  # size: blocks per checkpoint
         h = tf.recompute_grad(run)(h) if size else run(h)
     return tf.reduce_mean(tf.square(h))
 
-
 tf_kept, tf_grads = {}, {}
 for plan, size in PLANS.items():
-    made.clear()
-    runs[0] = 0
+    made[:], runs[0] = [], 0
     with tf.GradientTape() as tape:
         loss = tf_loss(size)
     kept = sum(r() is not None for r in made)
@@ -117,18 +110,15 @@ torch_b = [torch.tensor(b, **leaf) for b in b_np]
 torch_params = torch_W + torch_b
 saved, runs = [], [0]  # (address, computed?) per save
 
-
 def pack(t):
     saved.append((t.data_ptr(), t.grad_fn is not None))
     return t
-
 
 def torch_block(i, h):
     runs[0] += 1
     xw = h @ torch_W[i]
     z = xw + torch_b[i]
     return torch.tanh(z)
-
 
 def torch_loss(size, drop=None, **options):  # for checkpoint
     h, step = torch_x, size or DEPTH
@@ -142,12 +132,10 @@ def torch_loss(size, drop=None, **options):  # for checkpoint
              if size else run(h))
     return h.square().mean()
 
-
 hooks = torch.autograd.graph.saved_tensors_hooks
 torch_kept, torch_grads = {}, {}
 for plan, size in PLANS.items():
-    saved.clear()
-    runs[0] = 0
+    saved[:], runs[0] = [], 0
     with hooks(pack, lambda t: t):
         loss = torch_loss(size)
     kept = len({ptr for ptr, computed in saved if computed})
@@ -158,13 +146,17 @@ for plan, size in PLANS.items():
 
 # %%
 # The counts are exact, the same on every machine; the figure draws them.
-
+counts = {"TensorFlow": tf_kept, "PyTorch": torch_kept}  # (kept, runs) per plan
+# sphinx_gallery_start_ignore
 # sphinx_gallery_thumbnail_number = 1
-fig, axes = plt.subplots(1, 2, figsize=(9, 3.2))
+from sidebyside.graphs import TF_COLOR, TORCH_COLOR
+
+import matplotlib.pyplot as plt
+
+fig, axes = plt.subplots(1, 2, figsize=(9, 2.6))
 spots = np.arange(len(PLANS))
-for shift, name, kept, color, hatch in (
-        (-0.2, "TensorFlow", tf_kept, TF_COLOR, "//"),
-        (0.2, "PyTorch", torch_kept, TORCH_COLOR, "")):
+for (name, kept), (shift, color, hatch) in zip(counts.items(), (
+        (-0.2, TF_COLOR, "//"), (0.2, TORCH_COLOR, "")), strict=True):
     for ax, column in zip(axes, (0, 1), strict=True):
         ax.bar(spots + shift, [k[column] for k in kept.values()], 0.4, label=name,
                color=color, hatch=hatch, edgecolor="black")
@@ -174,6 +166,7 @@ for ax, title in zip(axes, ("activations kept", "block runs"), strict=True):
 axes[0].legend()
 fig.tight_layout()
 plt.show()
+# sphinx_gallery_end_ignore
 
 # %%
 # * **plain**: PyTorch keeps each ``t`` (``tanh``'s gradient reads its output, ``h @ W`` saves
@@ -186,65 +179,7 @@ plt.show()
 #
 # So checkpointing pays only where a segment keeps more inside than at its border, for a second
 # forward pass of every checkpointed block. The gradients stay the same, because the rerun
-# computes the same numbers. Unless the segment draws random numbers.
-
-# %%
-# Dropout inside a checkpoint
-# ---------------------------
-# Dropout zeroes a random half of the activations (and doubles the rest). Inside a checkpoint,
-# the rerun must draw the *same* mask as the forward pass, or the gradient belongs to another
-# network than the loss. We add dropout after every block, seed the random generator alike
-# before each run, and compare the gradients of ``per 4 blocks`` with plain ones.
-
-# %%
-# **TensorFlow (tf.GradientTape)**: stateful and stateless dropout.
-stateless_dropout = tf.nn.experimental.stateless_dropout
-drops = {  # drop(t, i): dropout after block i
-    "stateful": lambda t, i: tf.nn.dropout(t, rate=0.5),
-    "stateless": lambda t, i: stateless_dropout(  # from a seed
-        t, rate=0.5, seed=[0, i]),
-}
-
-
-def tf_dropout(size, drop):
-    tf.random.set_seed(1)  # the same draws, run after run
-    with tf.GradientTape() as tape:
-        loss = tf_loss(size, drop)
-    return float(loss), tape.gradient(loss, tf_params)
-
-
-tf_same = {}
-for kind, drop in drops.items():
-    loss, plain = tf_dropout(0, drop)
-    loss_4, per_4 = tf_dropout(4, drop)
-    agree = tf_same[kind] = same(per_4, plain)
-    print(f"{kind}: same loss {loss_4 == loss},",
-          f"same gradients {agree}")
-
-# %%
-# **PyTorch (eager)**: ``preserve_rng_state``, on by default.
-def torch_dropout(size, **options):
-    torch.manual_seed(1)  # the same draws, run after run
-    drop = functools.partial(torch.nn.functional.dropout, p=0.5)
-    loss = torch_loss(size, drop, **options)
-    return loss.item(), torch.autograd.grad(loss, torch_params)
-
-
-loss, plain = torch_dropout(0)
-torch_same = {}
-for keep in (True, False):
-    loss_4, per_4 = torch_dropout(4, preserve_rng_state=keep)
-    agree = torch_same[keep] = same(per_4, plain)
-    print(f"preserve_rng_state={keep}: same loss",
-          f"{loss_4 == loss}, same gradients {agree}")
-
-# %%
-# The losses agree, the gradients do not all agree. ``tf.recompute_grad`` saves nothing of the
-# random generator's state: the rerun draws new masks, and the gradient is computed, silently,
-# for a network that never produced the loss. A stateless op (``tf.random.stateless_*``) draws
-# its mask from a seed, so the rerun draws the same one (in training, pass a new seed into the
-# segment every step). PyTorch's ``checkpoint`` saves the generator's state and restores it for
-# the rerun (``preserve_rng_state=True``, the default); turned off, it goes wrong as TF does.
+# computes the same numbers. Unless the segment draws random numbers (dropout: *Going deeper*).
 
 # %%
 # A gradient that overflows, and one written by hand
@@ -258,7 +193,6 @@ for keep in (True, False):
 # (``upstream``) into the one with respect to the input.
 xs = np.array([-20, -2, 0, 2, 20, 100], dtype=np.float32)
 
-
 def show(name, values, indent=""):  # a row: four decimals
     cells = " ".join(f"{float(v):8.4f}" for v in np.ravel(values))
     print(f"{indent}{name:<8}{cells}")
@@ -269,13 +203,11 @@ def show(name, values, indent=""):  # a row: four decimals
 def tf_stable(x):
     return tf.maximum(x, 0.0) + tf.math.log1p(tf.exp(-abs(x)))
 
-
 @tf.custom_gradient
 def tf_custom(x):
     def grad(upstream):
         return upstream * tf.sigmoid(x)
     return tf_stable(x), grad
-
 
 tf_forms = {"naive": lambda x: tf.math.log(1.0 + tf.exp(x)),
             "stable": tf_stable, "custom": tf_custom}
@@ -295,7 +227,6 @@ for name, form in tf_forms.items():
 def torch_stable(x):
     return x.clamp(min=0) + torch.log1p(torch.exp(-x.abs()))
 
-
 class Softplus(torch.autograd.Function):
     @staticmethod
     def forward(ctx, x):
@@ -307,13 +238,11 @@ class Softplus(torch.autograd.Function):
         (x,) = ctx.saved_tensors
         return upstream * torch.sigmoid(x)
 
-
 torch_forms = {"naive": lambda x: torch.log(1.0 + torch.exp(x)),
                "stable": torch_stable, "custom": Softplus.apply}
 x = torch.tensor(xs, device=torch_device, requires_grad=True)
 torch_values, torch_dx = {}, {}
-# the slope an operation takes at a kink is the release's choice
-print(sidebyside.on_this_version("torch"))
+print(sidebyside.on_this_version("torch"))  # kinks' slopes
 show("x", xs, "  ")
 for name, form in torch_forms.items():
     torch_values[name] = y = form(x)
@@ -333,43 +262,72 @@ print("custom's grad_fn:", type(y.grad_fn).__name__)
 # The custom form is right everywhere; PyTorch records it as one node, the whole ``Function``.
 
 # %%
-# Checking a gradient against finite differences
-# ----------------------------------------------
-# ``tf.test.compute_gradient`` and ``torch.autograd.gradcheck`` compare the gradient a function
-# claims with central differences, ``(f(x + h) - f(x - h)) / 2h``, in float64 (we compare
-# ``compute_gradient``'s two Jacobians with a tolerance of ``1e-6``).
+# Going deeper: dropout, timings and more
+# ---------------------------------------
+#
+# Dropout inside a checkpoint
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# Dropout zeroes a random half of the activations (and doubles the rest). Inside a checkpoint,
+# the rerun must draw the *same* mask as the forward pass, or the gradient belongs to another
+# network than the loss. We add dropout after every block, seed the random generator alike
+# before each run, and compare the gradients of ``per 4 blocks`` with plain ones.
 
 # %%
-# **TensorFlow (tf.test.compute_gradient)**: both Jacobians, compared.
-x64 = tf.constant(xs, tf.float64)
-tf_passes = {}
-for name, form in tf_forms.items():
-    theory, numeric = tf.test.compute_gradient(form, [x64])
-    gap = np.max(np.abs(theory[0] - numeric[0]))
-    tf_passes[name] = bool(gap < 1e-6)
-    print(f"{name:<8} Jacobians agree: {tf_passes[name]}")
+# **TensorFlow (tf.GradientTape)**: stateful and stateless dropout.
+stateless_dropout = tf.nn.experimental.stateless_dropout
+drops = {  # drop(t, i): dropout after block i
+    "stateful": lambda t, i: tf.nn.dropout(t, rate=0.5),
+    "stateless": lambda t, i: stateless_dropout(  # from a seed
+        t, rate=0.5, seed=[0, i])}
+
+def tf_dropout(size, drop):
+    tf.random.set_seed(1)  # the same draws, run after run
+    with tf.GradientTape() as tape:
+        loss = tf_loss(size, drop)
+    return float(loss), tape.gradient(loss, tf_params)
+
+tf_same = {}
+for kind, drop in drops.items():
+    loss, plain = tf_dropout(0, drop)
+    loss_4, per_4 = tf_dropout(4, drop)
+    agree = tf_same[kind] = same(per_4, plain)
+    print(f"{kind}: same loss {loss_4 == loss},",
+          f"same gradients {agree}")
 
 # %%
-# **PyTorch (torch.autograd.gradcheck)**: in float64.
-x64 = torch.tensor(xs, dtype=torch.float64, **leaf)
-torch_passes = {}
-for name, form in torch_forms.items():
-    torch_passes[name] = torch.autograd.gradcheck(
-        form, (x64,), raise_exception=False)
-    print(f"{name:<8} gradcheck: {torch_passes[name]}")
+# **PyTorch (eager)**: ``preserve_rng_state``, on by default.
+def torch_dropout(size, **options):
+    torch.manual_seed(1)  # the same draws, run after run
+    drop = functools.partial(torch.nn.functional.dropout, p=0.5)
+    loss = torch_loss(size, drop, **options)
+    return loss.item(), torch.autograd.grad(loss, torch_params)
+
+loss, plain = torch_dropout(0)
+torch_same = {}
+for keep in (True, False):
+    loss_4, per_4 = torch_dropout(4, preserve_rng_state=keep)
+    agree = torch_same[keep] = same(per_4, plain)
+    print(f"preserve_rng_state={keep}: same loss",
+          f"{loss_4 == loss}, same gradients {agree}")
 
 # %%
-# Both catch the stable form's slope at 0, and pass the naive form: in float64 ``exp``
-# overflows only above ``x`` of about 709.8. Test float32 inputs too, as above.
+# The losses agree, the gradients do not all agree. ``tf.recompute_grad`` saves nothing of the
+# random generator's state: the rerun draws new masks, and the gradient is computed, silently,
+# for a network that never produced the loss. A stateless op (``tf.random.stateless_*``) draws
+# its mask from a seed, so the rerun draws the same one (in training, pass a new seed into the
+# segment every step). PyTorch's ``checkpoint`` saves the generator's state and restores it for
+# the rerun (``preserve_rng_state=True``, the default); turned off, it goes wrong as TF does.
+assert tf_same == {"stateful": False, "stateless": True} and torch_same == {True: True, False: False}
 
 # %%
-# Going deeper: what the extra time is made of
-# --------------------------------------------
+# What the extra time is made of
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # The steps take turns on this machine (``sidebyside.benchmark.time_variants``), on one thread
 # each. ``per block`` and ``per 4 blocks`` rerun the same eight blocks: what sets them apart is
 # the number of checkpoints, each with its bookkeeping (Python calls; in PyTorch, hooks at every
 # saved tensor). The last variant saves no random generator state (a few kilobytes on a CPU; on
 # a GPU, each GPU's generator too). The sentences are computed from the numbers and spreads.
+from sidebyside.benchmark import compare, duration, time_variants
 
 
 def tf_step(size, backward=True):
@@ -419,11 +377,13 @@ print("  PyTorch without saving the RNG state is", compare(
     timed, "PyTorch per 4 blocks, no RNG state", "PyTorch per 4 blocks"))
 
 # %%
-# Going deeper: ``use_reentrant``, and what the pack hook saw
-# -----------------------------------------------------------
+# ``use_reentrant``, and what the pack hook saw
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # Left out, ``use_reentrant`` is ``True``, the older implementation, and ``checkpoint`` warns
 # (in words that change between releases). The reentrant form needs an input that requires a
 # gradient: with an ``x`` that needs none, the weights inside get no gradient.
+import warnings
+
 W0, x2 = torch_W[0], torch_x[:2]
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
@@ -449,30 +409,56 @@ sidebyside.show_error(RuntimeError, torch.autograd.grad, y.sum(), W0)
 # ``checkpoint``'s ``context_fn``) says operation by operation what a checkpoint saves.
 
 # %%
+# Checking a gradient against finite differences
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# ``tf.test.compute_gradient`` and ``torch.autograd.gradcheck`` compare the gradient a function
+# claims with central differences, ``(f(x + h) - f(x - h)) / 2h``, in float64 (we compare
+# ``compute_gradient``'s two Jacobians with a tolerance of ``1e-6``).
+
+# %%
+# **TensorFlow (tf.test.compute_gradient)**: both Jacobians, compared.
+x64 = tf.constant(xs, tf.float64)
+tf_passes = {}
+for name, form in tf_forms.items():
+    theory, numeric = tf.test.compute_gradient(form, [x64])
+    gap = np.max(np.abs(theory[0] - numeric[0]))
+    tf_passes[name] = bool(gap < 1e-6)
+    print(f"{name:<8} Jacobians agree: {tf_passes[name]}")
+
+# %%
+# **PyTorch (torch.autograd.gradcheck)**: in float64.
+x64 = torch.tensor(xs, dtype=torch.float64, **leaf)
+torch_passes = {}
+for name, form in torch_forms.items():
+    torch_passes[name] = torch.autograd.gradcheck(
+        form, (x64,), raise_exception=False)
+    print(f"{name:<8} gradcheck: {torch_passes[name]}")
+
+# %%
+# Both catch the stable form's slope at 0, and pass the naive form: in float64 ``exp``
+# overflows only above ``x`` of about 709.8. Test float32 inputs too, as above.
+assert tf_passes == torch_passes == {"naive": True, "stable": False, "custom": True}
+
+# %%
 # They agree
 # ----------
-# The same gradients in both frameworks for every way of running the stack, and with dropout
-# where the generator's state was replayed. The custom gradients equal ``sigmoid(x)`` (NumPy,
-# float64) and pass both checks; the automatic ones fail where the tables showed.
+# The same gradients in both frameworks for every way of running the stack. The custom gradients
+# equal ``sigmoid(x)`` (NumPy, float64); the automatic ones fail where the tables showed.
 check = functools.partial(sidebyside.assert_close, device=torch_device)
 for plan in PLANS:
     check(flat(tf_grads[plan]), flat(torch_grads[plan]), what=f"stack gradients, {plan}")
     assert same(tf_grads[plan], tf_grads["plain"]) and same(torch_grads[plan], torch_grads["plain"])
 assert [*tf_kept.values()] == [(16, 8), (8, 16), (2, 16)]  # (kept, runs)
 assert [*torch_kept.values()] == [(8, 8), (8, 16), (2, 16)]
-assert tf_same == {"stateful": False, "stateless": True}
-assert torch_same == {True: True, False: False}
 check(tf_values["custom"], torch_values["custom"], what="softplus, custom")
 check(tf_dx["custom"], torch_dx["custom"], what="d softplus, custom")
 sigmoid = 1 / (1 + np.exp(-xs.astype(np.float64)))
-for custom in (tf_dx["custom"], torch_dx["custom"]):
-    np.testing.assert_allclose(to_numpy(custom), sigmoid, rtol=1e-5)
 for dx in (tf_dx, torch_dx):
+    np.testing.assert_allclose(to_numpy(dx["custom"]), sigmoid, rtol=1e-5)
     naive_g, stable_g = to_numpy(dx["naive"]), to_numpy(dx["stable"])
     assert np.isnan(naive_g[-1]) and np.isfinite(naive_g[:-1]).all()  # nan at x = 100 only
     assert stable_g[2] != 0.5  # at the kink, x = 0: not sigmoid(0)
     np.testing.assert_allclose(np.delete(stable_g, 2), np.delete(sigmoid, 2), rtol=1e-5)
-assert tf_passes == torch_passes == {"naive": True, "stable": False, "custom": True}
 sidebyside.parity_report()
 
 # %%

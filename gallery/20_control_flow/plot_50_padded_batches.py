@@ -20,7 +20,6 @@ gives what the four sequences give alone.
 # Both frameworks, NumPy, Matplotlib, PyTorch's packing helpers, the helpers of this
 # site, and one seed for everything.
 import sidebyside
-from sidebyside import show_error
 from sidebyside.capture import keras_layout  # taught on the GRU gate-order appendix
 from sidebyside.graphs import TF_COLOR, TORCH_COLOR
 from sidebyside.parity import to_numpy
@@ -49,7 +48,6 @@ lengths = [6, 2, 4, 3]
 rng = np.random.default_rng(0)
 sequences = [rng.normal(size=(n, FEATURES)).astype(np.float32) for n in lengths]
 targets = rng.uniform(-0.5, 0.5, size=(len(lengths), HIDDEN)).astype(np.float32)
-
 max_len = max(lengths)
 x_padded = np.zeros((len(lengths), max_len, FEATURES), np.float32)
 for row, sequence in enumerate(sequences):
@@ -57,8 +55,7 @@ for row, sequence in enumerate(sequences):
 mask = np.arange(max_len)[None, :] < np.array(lengths)[:, None]  # (batch, time)
 x_garbage = x_padded.copy()
 x_garbage[~mask] = rng.normal(1000.0, 100.0, size=(np.sum(~mask), FEATURES))
-print("padded batch:", x_padded.shape)
-print("mask (1 = a real time step):")
+print("padded batch:", x_padded.shape, " mask (1 = a real time step):")
 print(mask.astype(int))
 
 # %%
@@ -73,8 +70,6 @@ print(mask.astype(int))
 # loss depends on what the padding holds, so at least one of the two below is wrong.
 torch_weights = {name: p.detach().numpy().copy() for name, p
                  in torch.nn.GRU(FEATURES, HIDDEN).named_parameters()}
-
-
 keras_weights = dict(zip(("kernel", "recurrent_kernel", "bias"),
                          keras_layout(*torch_weights.values()), strict=True))
 
@@ -88,20 +83,16 @@ with tf.device(tf_device):
 unmasked_tf = {}
 for name, x_np in (("zeros", x_padded), ("garbage", x_garbage)):
     with tf.device(tf_device):
-        states, h_last = keras_gru(x_np)
-    error = h_last - targets
-    unmasked_tf[name] = tf.reduce_sum(tf.square(error))
+        _, h_last = keras_gru(x_np)
+    unmasked_tf[name] = tf.reduce_sum((h_last - targets) ** 2)
     print(f"{name}: loss {unmasked_tf[name].numpy():.6f}")
-    if name == "zeros":
-        unmasked_states = states.numpy()  # for the figure
 
 # %%
 # **PyTorch (eager)**: ``nn.GRU`` on the padded tensor, not packed.
 torch_gru = torch.nn.GRU(FEATURES, HIDDEN, batch_first=True)
+torch_gru.load_state_dict(
+    {k: torch.from_numpy(v) for k, v in torch_weights.items()})
 torch_gru = torch_gru.to(torch_device)
-with torch.no_grad():
-    for name, parameter in torch_gru.named_parameters():
-        parameter.copy_(torch.from_numpy(torch_weights[name]))
 unmasked_torch = {}
 y = torch.from_numpy(targets).to(torch_device)
 for name, x_np in (("zeros", x_padded), ("garbage", x_garbage)):
@@ -114,10 +105,8 @@ for name, x_np in (("zeros", x_padded), ("garbage", x_garbage)):
 # %%
 # Masked in a graph, packed in PyTorch
 # ------------------------------------
-# A post credited on :ref:`sources` says that a TensorFlow RNN's input ``[batch_size,
-# time_step, inputs]`` cannot leave both ``batch_size`` and ``time_step`` open, so the
-# batch size must be fixed. With the loop written as ``tf.scan``, both can be ``None``:
-# the graph below takes the lengths as a third input, builds the mask with
+# With the loop written as ``tf.scan``, both the batch and the time dimension can be
+# ``None``: the graph below takes the lengths as a third input, builds the mask with
 # ``tf.sequence_mask``, and at every step keeps the old state (``tf.where``) in the rows
 # whose sequence has ended, so after the last step each row holds the state of its own
 # last real step. It runs every row for the padded length; the mask only decides which
@@ -129,12 +118,14 @@ for name, x_np in (("zeros", x_padded), ("garbage", x_garbage)):
 # the pane counts them), and ``h_n``, the last hidden state, holds each sequence's state
 # after its own last step. The lengths go in as a list (or a CPU tensor, even for a
 # batch on a GPU).
-
+runs = {"padded": (x_padded, lengths, targets),
+        "garbage": (x_garbage, lengths, targets)}
+for i, sequence in enumerate(sequences):
+    runs[f"alone {i}"] = (sequence[None], [len(sequence)], targets[i : i + 1])
 
 # %%
 # **TensorFlow (graph)**: batch and time are both ``None``.
-def gru_step(h, x_t, w):
-    """One GRU step in Keras's layout (gates z, r, n)."""
+def gru_step(h, x_t, w):  # Keras's layout (gates z, r, n)
     xz, xr, xn = tf.split(
         x_t @ w["kernel"] + w["bias"][0], 3, axis=1)
     hz, hr, hn = tf.split(
@@ -142,9 +133,7 @@ def gru_step(h, x_t, w):
     z, r = tf.sigmoid(xz + hz), tf.sigmoid(xr + hr)
     return z * h + (1 - z) * tf.tanh(xn + r * hn)
 
-
-def masked_gru(x, lengths, w):
-    """All states; past its end, a row keeps its last state."""
+def masked_gru(x, lengths, w):  # ended rows keep their state
     mask = tf.sequence_mask(lengths, tf.shape(x)[1])
 
     def step(h, inputs):
@@ -156,26 +145,18 @@ def masked_gru(x, lengths, w):
     states = tf.scan(step, by_time, initializer=h0)
     return tf.transpose(states, [1, 0, 2])
 
-
 graph = tf.Graph()
 with graph.as_default(), tf.device(tf_device):
     x = tf.compat.v1.placeholder(
         tf.float32, (None, None, FEATURES), name="x")
     n = tf.compat.v1.placeholder(tf.int32, (None,), name="n")
-    y = tf.compat.v1.placeholder(
-        tf.float32, (None, HIDDEN), name="y")
+    y = tf.compat.v1.placeholder(tf.float32, (None, HIDDEN))
     w = {k: tf.constant(v) for k, v in keras_weights.items()}
     states = masked_gru(x, n, w)
     h_last = states[:, -1]
     loss = tf.reduce_sum(tf.square(h_last - y))
     grads = tf.compat.v1.gradients(loss, list(w.values()))
 print("x:", x.shape, " lengths:", n.shape)
-
-runs = {"padded": (x_padded, lengths, targets),
-        "garbage": (x_garbage, lengths, targets)}
-for i, sequence in enumerate(sequences):
-    runs[f"alone {i}"] = (
-        sequence[None], [len(sequence)], targets[i:i + 1])
 tf_results = {}
 with tf.compat.v1.Session(graph=graph) as session:
     for name, (x_np, n_np, y_np) in runs.items():
@@ -217,8 +198,11 @@ print("time steps computed:", packed.data.shape[0],
 # The state of the 2-step sequence at each time step: without a mask it keeps changing
 # through the padding; the graph's masked loop runs all 6 steps but holds the state
 # after the second; the packed batch stops there, as nothing was computed after it.
+with tf.device(tf_device):
+    unmasked_states = keras_gru(x_padded)[0].numpy()  # no mask
+# sphinx_gallery_start_ignore
 steps = np.arange(1, max_len + 1)
-fig, ax = plt.subplots(figsize=(6, 3.6))
+fig, ax = plt.subplots(figsize=(6, 3.2))
 ax.axvspan(lengths[1] + 0.5, max_len + 0.5, color="0.9", label="padding")
 ax.plot(steps, unmasked_states[1, :, 0], "x:", color="0.45", ms=8,
         lw=2, label="no mask (either)")
@@ -232,22 +216,16 @@ ax.set(xlabel="time step", ylabel="first state number")
 ax.legend(fontsize=10, loc="center right")
 fig.tight_layout()
 plt.show()
+# sphinx_gallery_end_ignore
 
 # %%
 # They agree
 # ----------
 # With the mask or packing, the garbage batch gives the same loss and gradients as the
-# zero-padded one, in each framework: packing never reads the padding; ``tf.where``
-# reads it and throws it away, and the gradient flowing into the discarded branch is
-# exactly zero. On a CPU they are equal bit for bit; a GPU's kernels need not give the
-# same bits from run to run, so there the check is to float32 rounding. The batch's loss
-# and gradients equal the sums over the four sequences run alone, up to float32
-# rounding (the same numbers, added in another order), and TensorFlow agrees with
-# PyTorch (its gradients rearranged by ``keras_layout``). Without the mask, the loss is
-# wrong, in both frameworks alike.
-alone = [f"alone {i}" for i in range(len(sequences))]
-
-
+# zero-padded one, in each framework: packing never reads the padding; ``tf.where`` reads
+# it and throws it away, and the gradient flowing into the discarded branch is exactly
+# zero. The batch gives the sums over the sequences alone, TensorFlow agrees with
+# PyTorch, and without the mask the loss is wrong, in both frameworks alike.
 def same_result(run, other, exact):
     """The loss and gradients of two runs: equal bits, or float32 rounding."""
     pairs = [(run[0], other[0]), *zip(run[1], other[1], strict=True)]
@@ -258,23 +236,22 @@ def same_result(run, other, exact):
 
 
 exact = {"TF1 graph": tf_device == "/CPU:0", "PyTorch": torch_device == "cpu"}
-checks = {}
 for framework, results in (("TF1 graph", tf_results), ("PyTorch", torch_results)):
     assert same_result(results["padded"], results["garbage"], exact[framework])
-    loss_zeros, grads_zeros, *_ = results["padded"]
-    loss_alone = sum(to_numpy(results[name][0]) for name in alone)
-    same = sidebyside.parity.tolerance(loss_zeros)  # float32 rounding; looser on a GPU
-    np.testing.assert_allclose(to_numpy(loss_zeros), loss_alone, **same)
-    for i, grad_zeros in enumerate(grads_zeros):
-        grad_alone = sum(to_numpy(results[name][1][i]) for name in alone)
-        np.testing.assert_allclose(to_numpy(grad_zeros), grad_alone, **same)
-    for unmasked in unmasked_tf.values():  # no mask: wrong
-        assert abs(loss_alone - to_numpy(unmasked)) > 1e-3
-print(f"with the mask or packing, any padding: {to_numpy(loss_zeros):.6f}")
-print(f"the four sequences alone, summed:      {loss_alone:.6f}")
-for name, value in unmasked_torch.items():
-    print(f"no mask, {name} in the padding:".ljust(38), f"{to_numpy(value):.6f}")
+# sphinx_gallery_start_ignore
+alone = [f"alone {i}" for i in range(len(sequences))]
 
+
+def summed(results):
+    """The four sequences alone: their losses and gradients added up."""
+    losses, grads = zip(*(results[name][:2] for name in alone), strict=True)
+    return sum(map(to_numpy, losses)), [sum(map(to_numpy, g)) for g in zip(*grads, strict=True)]
+
+
+for results in (tf_results, torch_results):  # the batch is the sum of the sequences alone
+    assert same_result(results["padded"], summed(results), exact=False)
+    assert all(abs(summed(results)[0] - to_numpy(u)) > 1e-3 for u in unmasked_tf.values())
+checks = {}
 for batch in ("padded", *alone):
     tf_loss, tf_grads, tf_h, _ = tf_results[batch]
     torch_loss, torch_grads, torch_h, _ = torch_results[batch]
@@ -288,11 +265,18 @@ for name in ("zeros", "garbage"):
     checks[f"unmasked loss, {name}"] = unmasked_tf[name], unmasked_torch[name]
 for what, (tf_value, torch_value) in checks.items():
     sidebyside.assert_close(tf_value, torch_value, what=what, device=torch_device)
+# sphinx_gallery_end_ignore
 sidebyside.parity_report()
 
 # %%
-# Going deeper: masks in Keras, and what sits in the padding
-# ----------------------------------------------------------
+# Going deeper: more on masks and padding
+# ---------------------------------------
+# A post credited on :ref:`sources` says that a TensorFlow RNN's input ``[batch_size,
+# time_step, inputs]`` cannot leave both ``batch_size`` and ``time_step`` open, so the
+# batch size must be fixed. The ``tf.scan`` graph above leaves both ``None``.
+#
+# Masks in Keras, and what sits in the padding
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # Keras can derive the mask from the data: a ``Masking`` layer marks a time step as
 # padding when *all* its features equal ``mask_value``, so a real step that happens to
 # be all zeros is masked too; an ``Embedding`` with ``mask_zero=True`` treats token 0 as
@@ -345,6 +329,8 @@ print("  ", np.round(keras_states[1, :, 0], 4))
 
 # %%
 # **PyTorch (eager)**: ``pad_packed_sequence`` fills the padding with 0.
+from sidebyside import show_error
+
 torch_states = torch_results["padded"][3]
 print("sequence 1 (2 steps), first state number:")
 print(np.round(to_numpy(torch_states)[1, :, 0], 4))
@@ -370,8 +356,8 @@ sidebyside.assert_close(keras_states[mask], to_numpy(torch_states)[mask],
                         what="per-step states, real steps", device=torch_device)
 
 # %%
-# Going deeper: a ``nan`` in the padding
-# --------------------------------------
+# A ``nan`` in the padding
+# ~~~~~~~~~~~~~~~~~~~~~~~~
 # Missing values often arrive as ``nan``. Masked, the loss stays right: the forward pass
 # keeps the old state. But masking with ``where``, in either framework, sends a zero
 # gradient into the discarded new state, and the step multiplies that zero with what it

@@ -30,15 +30,11 @@ torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 sidebyside.provenance()
 
 # %%
-# A batch, and a counter of saved tensors
-# ---------------------------------------
-# Both frameworks get the same batch ``x`` of shape ``(64, 32)``; PyTorch also gets a bias ``b2``
-# of shape ``(10,)`` that requires a gradient. As on the previous page, ``counter`` counts the
-# tensors that PyTorch saves for backward (its ``pack`` hook runs whenever one is saved), and
-# ``held()`` says how many of them the graph still holds.
+# Both frameworks get the same batch ``x`` of shape ``(64, 32)``. As on the previous page,
+# ``counter`` counts the tensors that PyTorch saves for backward (its ``pack`` hook runs whenever
+# one is saved), and ``held()`` says how many of them the graph still holds.
 rng = np.random.default_rng(0)
 x_np = rng.standard_normal((64, 32), dtype=np.float32)
-b2_np = 0.1 * rng.standard_normal(10, dtype=np.float32)
 hooks = torch.autograd.graph.saved_tensors_hooks
 counter = SavedTensorCounter()  # the previous page's boxes
 pack, unpack, held = counter.pack, counter.unpack, counter.held
@@ -78,25 +74,21 @@ with tf.device(tf_device):
         layers.BatchNormalization(), layers.ReLU(),
         layers.Dropout(0.5), layers.Dense(10),
     ])
-variables = model.trainable_variables
 
 
 def n_grads(tape, loss):
-    grads = tape.gradient(loss, variables)
+    grads = tape.gradient(loss, model.trainable_variables)
     return f"{sum(g is not None for g in grads)}/{len(grads)}"
 
 
-calls = {
-    "model(x)": lambda: model(x),
-    "training=True": lambda: model(x, training=True),
-    "training=False": lambda: model(x, training=False),
-}
+calls = {"model(x)": {}, "training=True": {"training": True},
+         "training=False": {"training": False}}  # keywords
 tf_same = {}
-for name, call in calls.items():
+for name, kwargs in calls.items():
     with tf.GradientTape() as tape:
-        out = call()
+        out = model(x, **kwargs)
         loss = tf.reduce_mean(tf.square(out))
-    tf_same[name] = np.allclose(out, call())
+    tf_same[name] = np.allclose(out, model(x, **kwargs))
     print(f"{name:<15} gradients {n_grads(tape, loss)},",
           f"same output twice: {tf_same[name]}")
 
@@ -104,17 +96,10 @@ out = model(x, training=False)  # no tape is recording
 with tf.GradientTape() as tape:
     loss = tf.reduce_mean(tf.square(out))
 print("forward before the tape: gradients", n_grads(tape, loss))
-with tf.GradientTape() as tape:
-    with tape.stop_recording():
-        out = model(x, training=False)
-    loss = tf.reduce_mean(tf.square(out))
-print("inside stop_recording(): gradients", n_grads(tape, loss))
 
 # %%
 # **PyTorch (eager)**: ``eval()`` vs ``no_grad`` vs ``inference_mode``.
 x = torch.tensor(x_np, device=torch_device)
-b2 = torch.tensor(b2_np, requires_grad=True,
-                  device=torch_device)
 model = torch.nn.Sequential(
     torch.nn.Linear(32, 64), torch.nn.BatchNorm1d(64),
     torch.nn.ReLU(), torch.nn.Dropout(0.5),
@@ -140,31 +125,11 @@ for mode, (set_mode, switch) in modes.items():
     print(f"{mode:<15} {model.training!s:<8} {fn!s:<15}",
           f"{n_saved[mode]:>5} {torch_same[mode]}")
 
-print("out.is_inference():", out.is_inference())
-(out + b2).sum().backward()  # add saves neither input
-print("(out + b2).sum().backward(): b2.grad[:3] =",
-      b2.grad[:3].tolist())
-show_error(RuntimeError, lambda: (out * b2).sum(),  # saves out
-           cut=" Please")
-
-with torch.no_grad():
-    out = model(x)
-(out * b2).sum().backward()  # fine: a normal tensor
-print("no_grad output, (out * b2).sum().backward(): works")
-
 # %%
 # ``eval()`` and ``training=False`` change what the layers compute and still record: gradients
 # exist and tensors are saved. ``no_grad`` and ``inference_mode`` in PyTorch, and running outside
 # a tape (or inside ``stop_recording()``) in TensorFlow, save nothing. For evaluation you usually
 # want both switches: ``model.eval()`` *and* ``torch.no_grad()`` or ``torch.inference_mode()``.
-#
-# The two defaults differ: the Keras model called as ``model(x)`` gives the same output twice,
-# with dropout off, while the PyTorch model as built is in training mode and its dropout is on.
-#
-# An inference tensor can still feed a recorded operation: ``out + b2`` needs nothing saved for
-# its gradient, and ``b2`` gets one. ``out * b2`` would have to save ``out`` (the gradient of
-# ``b2`` is ``out`` times the incoming gradient), and that is refused. A tensor made under
-# ``no_grad`` has no such limits.
 
 # %%
 # Gradients of gradients
@@ -175,36 +140,6 @@ print("no_grad output, (out * b2).sum().backward(): works")
 # gradients refuse a second derivative on purpose). In PyTorch the backward pass is recorded
 # only with ``create_graph=True``, and then the backward pass itself saves tensors for the next
 # one. We take ``y = x**3`` at ``x = 3``, so ``dy/dx = 3x²`` and ``d²y/dx² = 6x``.
-
-# %%
-# **TensorFlow (graph)**: differentiate the gradient operations.
-graph = tf.Graph()
-with graph.as_default(), tf.device(tf_device):
-    x = tf.compat.v1.placeholder(tf.float32, (), name="x")
-    y = x**3
-    (dy_dx,) = tf.compat.v1.gradients(y, x)
-    (d2y_dx2,) = tf.compat.v1.gradients(dy_dx, x)
-with tf.compat.v1.Session(graph=graph) as session:
-    graph_dy, graph_d2y = session.run(
-        [dy_dx, d2y_dx2], feed_dict={x: 3.0}
-    )
-print(f"dy/dx = {graph_dy}, d2y/dx2 = {graph_d2y}")
-
-# %%
-# **PyTorch (eager)**: ``create_graph=True`` records the backward pass.
-counter.clear()
-x = torch.tensor(3.0, requires_grad=True, device=torch_device)
-with hooks(pack, unpack):
-    y = x**3
-    saved_by_forward = counter.saved()
-    (dy_dx,) = torch.autograd.grad(y, x, create_graph=True)
-    saved_by_backward = counter.saved() - saved_by_forward
-(d2y_dx2,) = torch.autograd.grad(dy_dx, x)
-print(f"dy/dx = {dy_dx.item()}, d2y/dx2 = {d2y_dx2.item()}")
-print("dy/dx.grad_fn:", type(dy_dx.grad_fn).__name__)
-print(f"saved by the forward pass: {saved_by_forward},"
-      f" by the backward pass: {saved_by_backward}")
-torch_dy, torch_d2y = dy_dx, d2y_dx2
 
 # %%
 # **TensorFlow (tf.GradientTape)**: an outer tape records the inner tape's gradient.
@@ -219,28 +154,21 @@ d2y_dx2 = outer.gradient(dy_dx, x)
 print(f"dy/dx = {dy_dx.numpy()}, d2y/dx2 = {d2y_dx2.numpy()}")
 tape_dy, tape_d2y = dy_dx, d2y_dx2
 
-with tf.GradientTape(persistent=True) as tape:
-    tape.watch(x)
-    y = x**3
-dy_dx = tape.gradient(y, x)  # outside the block: not recorded
-print("d(dy/dx)/dx without an outer tape:",
-      tape.gradient(dy_dx, x))
-del tape
-
 # %%
-# **PyTorch (eager)**: without ``create_graph`` the gradient is a constant.
+# **PyTorch (eager)**: ``create_graph=True`` records the backward pass.
+counter.clear()
 x = torch.tensor(3.0, requires_grad=True, device=torch_device)
-y = x**3
-(dy_dx,) = torch.autograd.grad(y, x)
-print("dy/dx.grad_fn:", dy_dx.grad_fn)
-show_error(RuntimeError, lambda: torch.autograd.grad(dy_dx, x),
-           cut=" Hint:")
-
-# %%
-# When the gradient computation was not recorded, TensorFlow answers ``None`` (the tape never saw
-# ``dy_dx`` being computed) and PyTorch raises, because the gradient has no ``grad_fn``. Recording
-# the backward pass costs memory, as the saved-tensor count of the backward pass shows: ask for it
-# only when you need a second derivative.
+with hooks(pack, unpack):
+    y = x**3
+    saved_by_forward = counter.saved()
+    (dy_dx,) = torch.autograd.grad(y, x, create_graph=True)
+    saved_by_backward = counter.saved() - saved_by_forward
+(d2y_dx2,) = torch.autograd.grad(dy_dx, x)
+print(f"dy/dx = {dy_dx.item()}, d2y/dx2 = {d2y_dx2.item()},",
+      "dy/dx.grad_fn:", type(dy_dx.grad_fn).__name__)
+print(f"saved by the forward pass: {saved_by_forward},"
+      f" by the backward pass: {saved_by_backward}")
+torch_dy, torch_d2y = dy_dx, d2y_dx2
 
 # %%
 # Cutting the graph: ``tf.stop_gradient`` and ``detach()``
@@ -284,8 +212,6 @@ print("x after x_const.add_(1.0):", x.item())
 show_error(RuntimeError, y.backward, cut=" Hint:")
 
 # %%
-# The cut, drawn
-# --------------
 # Left, the graph ``tf.function`` traced for ``cut``: the ``StopGradient`` operation sits on one
 # of the two paths from ``x`` to the product, and the gradient stops there. Right, the record
 # PyTorch kept for ``x**2 * x.detach()``: the detached path is not in it at all, because
@@ -293,14 +219,66 @@ show_error(RuntimeError, y.backward, cut=" Hint:")
 # walk back along.
 x = torch.tensor(3.0, requires_grad=True, device=torch_device)
 y = x**2 * x.detach()
-fig, (ax_tf, ax_torch) = plt.subplots(1, 2, figsize=(9, 2.8))
+fig, (ax_tf, ax_torch) = plt.subplots(1, 2, figsize=(9, 2.8), layout="tight")
 sidebyside.draw_tf_graph(cut_graph, ax_tf, title="TensorFlow: cut's graph")
 sidebyside.draw_autograd_graph(y, ax_torch, names={"x": x})
-fig.tight_layout()
 plt.show()
 # %%
-# Going deeper: freezing batch normalisation
-# ------------------------------------------
+# Going deeper: more on recording
+# -------------------------------
+#
+# What an inference tensor refuses
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# An inference tensor can still feed a recorded operation: ``out + b2`` needs nothing saved for
+# its gradient, and ``b2`` gets one. ``out * b2`` would have to save ``out`` (the gradient of
+# ``b2`` is ``out`` times the incoming gradient), and that is refused. A tensor made under
+# ``no_grad`` has no such limits.
+b2_np = 0.1 * rng.standard_normal(10, dtype=np.float32)
+b2 = torch.tensor(b2_np, requires_grad=True, device=torch_device)
+x = torch.tensor(x_np, device=torch_device)
+with torch.inference_mode():
+    out = model(x)
+print("out.is_inference():", out.is_inference())
+(out + b2).sum().backward()  # add saves neither input
+print("(out + b2).sum().backward(): b2.grad[:3] =",
+      b2.grad[:3].tolist())
+show_error(RuntimeError, lambda: (out * b2).sum(),  # saves out
+           cut=" Please")
+
+with torch.no_grad():
+    out = model(x)
+(out * b2).sum().backward()  # fine: a normal tensor
+print("no_grad output, (out * b2).sum().backward(): works")
+
+# %%
+# Outside inference mode an inference tensor also refuses in-place changes: it has no version
+# counter, so autograd could not tell that it changed. ``clone()`` (outside the mode) gives a
+# normal tensor with neither limit. Besides the switches above, ``torch.set_grad_enabled(False)``
+# is ``no_grad`` as a function call, and an operation none of whose inputs requires a gradient
+# records and saves nothing; ``tf.GradientTape(watch_accessed_variables=False)`` records only
+# what ``watch`` names.
+with torch.inference_mode():
+    out = torch.ones(3, device=torch_device)
+show_error(RuntimeError, out.add_, 1.0, cut="You can")
+normal = out.clone()
+print("out.clone().is_inference():", normal.is_inference())
+normal.add_(1.0)  # fine
+
+# %%
+# ``tape.stop_recording()`` pauses a tape: what runs inside it is not recorded, so here the
+# gradient sees only the ``+ w``.
+w = tf.Variable(2.0)
+with tf.GradientTape() as tape:
+    with tape.stop_recording():
+        w_squared = w * w  # not recorded
+    y = w_squared + w
+paused_dy_dw = tape.gradient(y, w).numpy()
+print("inside stop_recording(): dy/dw =", paused_dy_dw)
+assert paused_dy_dw == 1.0  # 2 * w, the w * w part, was not recorded
+
+# %%
+# Freezing batch normalisation
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # Fine-tuning often freezes a pretrained batch-normalisation layer, and the two frameworks read
 # "frozen" differently. In Keras, ``trainable = False`` on a ``BatchNormalization`` layer also puts
 # it in inference mode: it normalises with its moving statistics and stops updating them, even
@@ -338,22 +316,53 @@ before = bn.running_mean.clone()
 bn(x)
 print("after bn.eval(), running_mean kept:",
       torch.equal(before, bn.running_mean))
+assert tf_bn_inference and torch_bn_batch  # "frozen" BN differs
 
 # %%
-# Going deeper: what else an inference tensor refuses
-# ---------------------------------------------------
-# Outside inference mode an inference tensor also refuses in-place changes: it has no version
-# counter, so autograd could not tell that it changed. ``clone()`` (outside the mode) gives a
-# normal tensor with neither limit. Besides the switches above, ``torch.set_grad_enabled(False)``
-# is ``no_grad`` as a function call, and an operation none of whose inputs requires a gradient
-# records and saves nothing; ``tf.GradientTape(watch_accessed_variables=False)`` records only
-# what ``watch`` names.
-with torch.inference_mode():
-    out = torch.ones(3, device=torch_device)
-show_error(RuntimeError, out.add_, 1.0, cut="You can")
-normal = out.clone()
-print("out.clone().is_inference():", normal.is_inference())
-normal.add_(1.0)  # fine
+# Second derivatives in a TensorFlow 1 graph
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# **TensorFlow (graph)**: differentiate the gradient operations.
+graph = tf.Graph()
+with graph.as_default(), tf.device(tf_device):
+    x = tf.compat.v1.placeholder(tf.float32, (), name="x")
+    y = x**3
+    (dy_dx,) = tf.compat.v1.gradients(y, x)
+    (d2y_dx2,) = tf.compat.v1.gradients(dy_dx, x)
+with tf.compat.v1.Session(graph=graph) as session:
+    graph_dy, graph_d2y = session.run(
+        [dy_dx, d2y_dx2], feed_dict={x: 3.0}
+    )
+print(f"dy/dx = {graph_dy}, d2y/dx2 = {graph_d2y}")
+
+# %%
+# When the backward pass is not recorded
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+
+# %%
+# **TensorFlow (tf.GradientTape)**: a gradient taken outside the tape's block.
+x = tf.constant(3.0)
+with tf.GradientTape(persistent=True) as tape:
+    tape.watch(x)
+    y = x**3
+dy_dx = tape.gradient(y, x)  # outside the block: not recorded
+print("d(dy/dx)/dx without an outer tape:",
+      tape.gradient(dy_dx, x))
+del tape
+
+# %%
+# **PyTorch (eager)**: without ``create_graph`` the gradient is a constant.
+x = torch.tensor(3.0, requires_grad=True, device=torch_device)
+y = x**3
+(dy_dx,) = torch.autograd.grad(y, x)
+print("dy/dx.grad_fn:", dy_dx.grad_fn)
+show_error(RuntimeError, lambda: torch.autograd.grad(dy_dx, x),
+           cut=" Hint:")
+
+# %%
+# When the gradient computation was not recorded, TensorFlow answers ``None`` (the tape never saw
+# ``dy_dx`` being computed) and PyTorch raises, because the gradient has no ``grad_fn``. Recording
+# the backward pass costs memory, as the saved-tensor count of the backward pass shows: ask for it
+# only when you need a second derivative.
 
 # %%
 # They agree
@@ -367,15 +376,12 @@ check(tape_dy, torch_dy, what="dy/dx of x**3 (nested tapes vs create_graph)")
 check(tape_d2y, torch_d2y, what="d2y/dx2 (nested tapes vs create_graph)")
 check(tf_cut_dy_dx, torch_cut_dy_dx, what="dy/dx (stop_gradient vs detach)")
 assert torch_d2y.item() == 18.0 and torch_cut_dy_dx.item() == 18.0
-# the defaults: Keras infers, a new nn.Module trains
-assert tf_same["model(x)"] and not tf_same["training=True"]
-assert not torch_same["as built"] and torch_same["eval()"]
+assert tf_same["model(x)"] and not tf_same["training=True"]  # defaults: Keras infers,
+assert not torch_same["as built"] and torch_same["eval()"]  # a new nn.Module trains
 # eval() still records; no_grad and inference_mode save nothing
-assert n_saved["eval()"] > 0
-assert n_saved["no_grad"] == n_saved["inference_mode"] == 0
+assert n_saved["eval()"] > 0 and n_saved["no_grad"] == n_saved["inference_mode"] == 0
 assert saved_by_backward > 0  # create_graph: backward saves too
 assert "StopGradient" in op_types
-assert tf_bn_inference and torch_bn_batch  # "frozen" BN differs
 sidebyside.parity_report()
 
 # %%

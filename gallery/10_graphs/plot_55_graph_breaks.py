@@ -17,10 +17,7 @@ shows each in both frameworks, and a loop kept inside one graph, with what it co
 # :ref:`the previous page <sphx_glr_auto_examples_10_graphs_plot_50_retracing.py>`.
 import contextlib
 import io
-import logging.handlers
-import re
 import tempfile
-import warnings
 from pathlib import Path
 
 import sidebyside
@@ -37,6 +34,9 @@ counting_backend = CountingBackend()
 graphs, graph_runs = counting_backend.graphs, counting_backend.runs
 tf_results, torch_results = {}, {}
 # sphinx_gallery_start_ignore
+import logging.handlers
+import re
+
 # Dynamo logs warnings to standard error at length; the page catches the one it shows itself, so
 # standard error gets a NullHandler instead (without any, Python's last resort would print them).
 dynamo_log = logging.getLogger("torch._dynamo")
@@ -103,100 +103,6 @@ torch.compiler.reset()
 torch_results["noisy"] = y
 
 # %%
-# With ``fullgraph=True`` a graph break is an error instead. The error's first line is terse;
-# its explanation, a line further, names ``print``. For ``print`` and logging functions there is
-# also a public way to keep one graph: add the function to
-# ``torch.compiler.config.reorderable_logging_functions``, and Dynamo captures the rest into one
-# graph and runs the ``print`` after the graph, still at every call (a value changed after the
-# ``print`` would be printed with its new value: the documented catch).
-whole = torch.compile(noisy, fullgraph=True, backend=counting_backend)
-try:
-    whole(x)
-    explained = None
-except RuntimeError as error:  # torch._dynamo.exc.Unsupported
-    lines = str(error).splitlines()
-    explained = next(line for line in lines if "Explanation:" in line)
-    print(f"{type(error).__name__}: {lines[0]}")
-    print(sidebyside.wrap(explained.strip(), "  ", hang="  "))
-torch.compiler.reset()
-graphs.clear()
-with torch.compiler.config.patch(reorderable_logging_functions={print}):
-    with contextlib.redirect_stdout(io.StringIO()) as printed:
-        for _ in range(3):
-            whole(x)  # fullgraph=True: one graph or an error
-torch.compiler.reset()
-reordered = len(graphs), len(printed.getvalue().splitlines())
-print("print reorderable, fullgraph=True: graphs", reordered[0])
-print("print lines:", reordered[1])
-
-# %%
-# A Python counter: a new graph at every call, until the limit
-# ------------------------------------------------------------
-# A Python counter in the body is a side effect too, called ten times. In TensorFlow it runs while
-# tracing only. Dynamo keeps Python's meaning instead, and the list grows at every call. But the
-# code reads the list, so Dynamo :term:`guards <guard>` the graph on the list's length (printed
-# below): every call fails that guard and is a new graph.
-#
-# Not forever. Once a function has ``torch.compiler.config.recompile_limit`` graphs, Dynamo logs a
-# warning and compiles that function no more: a call that passes the guards of one of its graphs
-# still runs that graph, any other call runs as plain eager Python, with the right answer. So look
-# at where the new graphs stop and the graphs stop running; the counter keeps counting.
-
-# %%
-# **TensorFlow (tf.function)**: the counter runs at the trace.
-body_runs = []
-
-
-@tf.function
-def counted(x):
-    body_runs.append(1)
-    return x * 2 + 1
-
-
-x = tf.constant([1.0, 2.0, 3.0])
-for _ in range(10):
-    y = counted(x)
-traces = counted.experimental_get_tracing_count()
-print("Python body runs:", len(body_runs))
-print("traces:", traces)
-tf_counter = len(body_runs), traces
-tf_results["counted"] = y
-
-# %%
-# **PyTorch (torch.compile)**: every call, a new graph, then eager.
-body_runs = []
-
-
-def counted(x):
-    body_runs.append(1)
-    return x * 2 + 1
-
-
-x = torch.tensor([1.0, 2.0, 3.0], device=torch_device)
-caught = logging.handlers.BufferingHandler(capacity=100)
-logging.getLogger("torch._dynamo").addHandler(caught)
-graph_fn = torch.compile(counted, backend=counting_backend)
-new, ran = [], []
-for _ in range(10):
-    before, runs = len(graphs), len(graph_runs)
-    y = graph_fn(x)
-    new.append(len(graphs) - before)
-    ran.append(len(graph_runs) - runs)
-logging.getLogger("torch._dynamo").removeHandler(caught)
-torch.compiler.reset()
-print("Python body runs:", len(body_runs))
-print("recompile_limit:", torch.compiler.config.recompile_limit)
-print("new graph per call:", new)
-print("a graph ran per call:", ran)
-warned = [r.getMessage() for r in caught.buffer]
-for message in warned:
-    print("WARNING:", message.splitlines()[0])
-    guard = re.search(r"last reason: \S+ (.*?)\s+#", message)
-    print("  the last guard that failed:", guard[1])
-torch_counter = len(body_runs), new, ran, len(warned)
-torch_results["counted"] = y
-
-# %%
 # A loop over the length, and one loop inside the graph
 # -----------------------------------------------------
 # An RNN-style loop, ``for t in range(x.shape[0])``, runs once per time step. A tracer sees the
@@ -237,8 +143,10 @@ def graph_loop(x, w):
     return h
 
 
+# sphinx_gallery_start_ignore
 caught = logging.handlers.BufferingHandler(capacity=100)
 tf.get_logger().addHandler(caught)
+# sphinx_gallery_end_ignore
 tf_new = {}
 for name, loop in [("Python loop", tf.function(python_loop)),
                    ("tf.range loop", tf.function(
@@ -250,12 +158,16 @@ for name, loop in [("Python loop", tf.function(python_loop)),
         after = loop.experimental_get_tracing_count()
         tf_new[name].append(after - before)
     print(f"{name}: new traces {tf_new[name]}")
+# sphinx_gallery_start_ignore
+# TensorFlow's warnings, caught and shown in short (the first
+# sentence, no address; in a notebook they reach the cell)
 tf.get_logger().removeHandler(caught)
-for record in caught.buffer:  # the first sentence, no address
+for record in caught.buffer:
     message = record.getMessage().split(". ")[0]
     message = re.sub(" at 0x[0-9a-f]+", "", message)
     print(sidebyside.wrap(f"WARNING: {message}", hang="  "))
-tf_warnings = len(caught.buffer)
+assert caught.buffer  # TensorFlow warned of frequent retracing
+# sphinx_gallery_end_ignore
 tf_results["10-step loop"] = y
 
 # %%
@@ -300,8 +212,8 @@ for name, loop in [("Python loop", python_loop),
 torch_results["10-step loop"] = y
 
 # %%
-# In training, one graph still keeps every step
-# ---------------------------------------------
+# Going deeper: in training, one graph still keeps every step
+# ----------------------------------------------------------
 # One graph serves every length, but training must keep what each step's gradient needs, which
 # grows with the length in both frameworks, as the record of a Python loop does. In TensorFlow,
 # asking for gradients of a ``While`` gives it extra outputs: lists with one entry per step (shown
@@ -361,6 +273,10 @@ for n in (2, 4, 8):
     print(f"{n} steps: {torch_kept[n]} numbers")
 h.sum().backward()  # the gradient flows through the loop
 print("w.grad:", w.grad.shape)
+for kept in (tf_kept, torch_kept):  # the same growth every step
+    more = [(kept[b] - kept[a]) / (b - a)
+            for a, b in [(2, 4), (4, 8)]]
+    assert more[0] == more[1] > 0
 
 # %%
 # The loops, drawn
@@ -388,8 +304,118 @@ plt.show()
 # sphinx_gallery_thumbnail_number = 1
 
 # %%
-# Going deeper: finding the breaks, and whose budget
-# --------------------------------------------------
+# Going deeper: more on breaks, limits and tracers
+# ------------------------------------------------
+# %%
+# ``fullgraph=True``, and a ``print`` out of the way
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# With ``fullgraph=True`` a graph break is an error instead. The error's first line is terse;
+# its explanation, a line further, names ``print``. For ``print`` and logging functions there is
+# also a public way to keep one graph: add the function to
+# ``torch.compiler.config.reorderable_logging_functions``, and Dynamo captures the rest into one
+# graph and runs the ``print`` after the graph, still at every call (a value changed after the
+# ``print`` would be printed with its new value: the documented catch).
+x = torch.tensor([1.0, 2.0, 3.0], device=torch_device)
+whole = torch.compile(noisy, fullgraph=True, backend=counting_backend)
+try:
+    whole(x)
+    explained = None
+except RuntimeError as error:  # torch._dynamo.exc.Unsupported
+    lines = str(error).splitlines()
+    explained = next(line for line in lines if "Explanation:" in line)
+    print(f"{type(error).__name__}: {lines[0]}")
+    print(sidebyside.wrap(explained.strip(), "  ", hang="  "))
+torch.compiler.reset()
+graphs.clear()
+with torch.compiler.config.patch(reorderable_logging_functions={print}):
+    with contextlib.redirect_stdout(io.StringIO()) as printed:
+        for _ in range(3):
+            whole(x)  # fullgraph=True: one graph or an error
+torch.compiler.reset()
+reordered = len(graphs), len(printed.getvalue().splitlines())
+print("print reorderable, fullgraph=True: graphs", reordered[0])
+print("print lines:", reordered[1])
+assert explained is not None and "print" in explained
+assert reordered == (1, 3)  # one graph, and the print still at every call
+
+# %%
+# A Python counter: a new graph at every call, until the limit
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# A Python counter in the body is a side effect too, called ten times. In TensorFlow it runs while
+# tracing only. Dynamo keeps Python's meaning instead, and the list grows at every call. But the
+# code reads the list, so Dynamo :term:`guards <guard>` the graph on the list's length (printed
+# below): every call fails that guard and is a new graph.
+#
+# Not forever. Once a function has ``torch.compiler.config.recompile_limit`` graphs, Dynamo logs a
+# warning and compiles that function no more: a call that passes the guards of one of its graphs
+# still runs that graph, any other call runs as plain eager Python, with the right answer. So look
+# at where the new graphs stop and the graphs stop running; the counter keeps counting.
+
+# %%
+# **TensorFlow (tf.function)**: the counter runs at the trace.
+body_runs = []
+
+
+@tf.function
+def counted(x):
+    body_runs.append(1)
+    return x * 2 + 1
+
+
+x = tf.constant([1.0, 2.0, 3.0])
+for _ in range(10):
+    y = counted(x)
+traces = counted.experimental_get_tracing_count()
+print("Python body runs:", len(body_runs))
+print("traces:", traces)
+assert (len(body_runs), traces) == (1, 1)
+tf_results["counted"] = y
+
+# %%
+# **PyTorch (torch.compile)**: every call, a new graph, then eager.
+body_runs = []
+
+
+def counted(x):
+    body_runs.append(1)
+    return x * 2 + 1
+
+
+x = torch.tensor([1.0, 2.0, 3.0], device=torch_device)
+# sphinx_gallery_start_ignore
+caught = logging.handlers.BufferingHandler(capacity=100)
+logging.getLogger("torch._dynamo").addHandler(caught)
+# sphinx_gallery_end_ignore
+graph_fn = torch.compile(counted, backend=counting_backend)
+new, ran = [], []
+for _ in range(10):
+    before, runs = len(graphs), len(graph_runs)
+    y = graph_fn(x)
+    new.append(len(graphs) - before)
+    ran.append(len(graph_runs) - runs)
+torch.compiler.reset()
+print("Python body runs:", len(body_runs))
+print("recompile_limit:", torch.compiler.config.recompile_limit)
+print("new graph per call:", new)
+print("a graph ran per call:", ran)
+# sphinx_gallery_start_ignore
+# Dynamo's warning, caught and shown in short (in a notebook it
+# reaches the cell by itself)
+logging.getLogger("torch._dynamo").removeHandler(caught)
+warned = [r.getMessage() for r in caught.buffer]
+for message in warned:
+    print("WARNING:", message.splitlines()[0])
+    guard = re.search(r"last reason: \S+ (.*?)\s+#", message)
+    print("  the last guard that failed:", guard[1])
+assert warned  # Dynamo warned when it hit the limit
+# sphinx_gallery_end_ignore
+assert len(body_runs) == 10  # Python ran every call
+assert new == ran == [1] * limit + [0] * (10 - limit)
+torch_results["counted"] = y
+
+# %%
+# Finding the breaks, and whose budget
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # ``torch._dynamo.explain(fn)(*args)`` runs a function once and reports its graphs and the reason
 # for each break (private: no public ``torch.compiler`` function reports break reasons).
 # ``TORCH_LOGS="graph_breaks,recompiles"``, set before Python starts, logs every break and
@@ -426,13 +452,17 @@ for name, isolate in [("another wrapper", False), ("isolated", True)]:
     print(f"{name}: new graphs {budget[name]}")
 torch.compiler.reset()
 print("accumulated_recompile_limit:", torch.compiler.config.accumulated_recompile_limit)
+assert explained_counts == (2, 1)
+assert len(calls) == limit and budget == {"another wrapper": 0, "isolated": 1}
 
 # %%
-# Going deeper: a tracer that does not check (``torch.jit.trace``)
-# ----------------------------------------------------------------
+# A tracer that does not check (``torch.jit.trace``)
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # TorchScript's ``torch.jit.trace`` (deprecated: the warning is printed below; older code still
 # uses it) traces once and checks nothing later: traced at 10 steps, it silently runs the 10-step
 # graph on a sequence of 20. ``torch.compile`` guards on the length, and compiles a second graph.
+import warnings
+
 x10, x20 = xs[9], torch.cat([xs[9], xs[0], xs[8]])  # 10 and 20 steps
 w = torch.from_numpy(w_np).to(torch_device)
 with warnings.catch_warnings(record=True) as deprecations:
@@ -449,6 +479,7 @@ torch.compiler.reset()
 print(sidebyside.on_this_version("torch"))
 for warning in deprecations:
     print(f"  {warning.category.__name__}: {warning.message}")
+assert deprecations and all("deprecated" in str(d.message) for d in deprecations)
 # sphinx_gallery_start_ignore
 dynamo_log.handlers = quiet  # standard error gets Dynamo's warnings again
 # sphinx_gallery_end_ignore
@@ -462,21 +493,10 @@ for what, tf_value in tf_results.items():
     sidebyside.assert_close(tf_value, torch_results[what], what=what, device=torch_device)
 assert tf_results.keys() == torch_results.keys()
 assert tf_lines == (1, 3) and torch_lines == 3 and print_graphs == [["mul"], ["add"]]
-assert explained is not None and "print" in explained
-assert reordered == (1, 3)  # one graph, and the print still at every call
-assert tf_counter == (1, 1)
-assert torch_counter[0] == 10 and torch_counter[3] >= 1  # Python ran every call; a warning
-assert torch_counter[1] == torch_counter[2] == [1] * limit + [0] * (10 - limit)
-assert tf_new == {"Python loop": [1] * 10 + [0], "tf.range loop": [1] + [0] * 10} and tf_warnings
+assert tf_new == {"Python loop": [1] * 10 + [0], "tf.range loop": [1] + [0] * 10}
 assert torch_new["Python loop"] == [1] * limit + [0] * (11 - limit)  # the last: 3 steps again
 assert torch_ran["Python loop"] == [1] * limit + [0] * (10 - limit) + [1]  # ran its graph
 assert torch_new["torch.while_loop"] == [1, 1] + [0] * 9 and torch_ran["torch.while_loop"] == [1] * 11
-for kept in (tf_kept, torch_kept):  # grows by the same amount at every step
-    more = [(kept[b] - kept[a]) / (b - a) for a, b in [(2, 4), (4, 8)]]
-    assert more[0] == more[1] > 0
-assert explained_counts == (2, 1)
-assert len(calls) == limit and budget == {"another wrapper": 0, "isolated": 1}
-assert deprecations and all("deprecated" in str(d.message) for d in deprecations)
 sidebyside.parity_report()
 
 # %%

@@ -42,13 +42,13 @@ def language_path(path, language: str) -> Path:
 
 def _figure_words(fig) -> list:
     """The figure's text artists that hold prose: titles, axis labels, legends, and notes of
-    three words or more (a graph drawing's node labels are names: one or two words)."""
+    three words or more (a graph drawing's node labels are names, one per line)."""
     texts = [fig._suptitle] if getattr(fig, "_suptitle", None) else []
     for ax in fig.axes:
         texts += [ax._left_title, ax.title, ax._right_title, ax.xaxis.label, ax.yaxis.label]
         legend = ax.get_legend()
         texts += [*legend.get_texts(), legend.get_title()] if legend else []
-        texts += [t for t in ax.texts if len(WORD.findall(t.get_text())) >= 3]
+        texts += [t for t in ax.texts if len(t.get_text().split(" ")) >= 3]  # spaced words
     return [t for t in texts if WORD.search(t.get_text())]
 
 
@@ -90,12 +90,12 @@ def save_translated(fig, light: Path, dark: Path, save: dict, src_dir: Path) -> 
     font = _cjk_font()
     for language in TRANSLATED:
         table = _catalogue(src_dir, language)
-        if not font or not any(table.get(t.get_text()) for t in words):
+        if not font or not any(table.get(_one_line(t.get_text())) for t in words):
             continue
         kept = [(t, t.get_text(), t.get_fontfamily()) for t in words]
         try:
             for text, english, family in kept:
-                text.set_text(table.get(english, english))
+                text.set_text(table.get(_one_line(english), english))
                 text.set_fontfamily([*family, font])  # Latin letters keep their font
             fig.savefig(language_path(light, language), **save)
             with dark_colors(fig, drawn=True):
@@ -105,7 +105,12 @@ def save_translated(fig, light: Path, dark: Path, save: dict, src_dir: Path) -> 
             for text, english, family in kept:
                 text.set_text(english)
                 text.set_fontfamily(family)
-    return [t.get_text() for t in words]
+    return [_one_line(t.get_text()) for t in words]
+
+
+def _one_line(text: str) -> str:
+    """A figure's words as one message: line breaks drawn in a title are not part of it."""
+    return " ".join(text.split())
 
 
 def hidden_words(words) -> str:

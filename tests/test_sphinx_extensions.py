@@ -226,16 +226,17 @@ def test_a_figures_words_are_drawn_again_in_chinese(tmp_path, monkeypatch):
     fig, ax = plt.subplots()
     ax.plot([1, 2], label="padded steps")
     ax.legend()
-    ax.set(title="GRU steps computed", xlabel="batch")
+    ax.set(title="GRU steps\ncomputed", xlabel="batch")
     ax.text(1, 1, "x")  # a name, not prose
     ax.text(1, 1.5, "arrows point to outputs")
+    ax.text(1, 1.8, "Sum/\nreduction_indices\nConst")  # a node's label: a name per line
     table = {"GRU steps computed": "计算的 GRU 步数", "padded steps": "填充后的步数"}
     monkeypatch.setitem(figure_words._catalogues, "zh_CN", table)
     light, dark = tmp_path / "a.png", tmp_path / "a_dark.png"
     words = figure_words.save_translated(fig, light, dark, {}, tmp_path)
     assert set(words) == {"GRU steps computed", "batch", "padded steps", "arrows point to outputs"}
     assert {p.name for p in tmp_path.iterdir()} == {"a_zh_CN.png", "a_dark_zh_CN.png"}
-    assert ax.get_title() == "GRU steps computed"
+    assert ax.get_title() == "GRU steps\ncomputed"
     assert ax.get_legend().get_texts()[0].get_text() == "padded steps"
     assert figure_words.hidden_words(words).count('<span class="sbs-t">') == 4
     plt.close(fig)

@@ -534,3 +534,25 @@ def test_the_edit_loop_re_executes_only_the_named_example(tmp_path):
     ]
     alpha = (tmp_path / "html/auto_examples/plot_alpha.html").read_text()
     assert "sphx-glr-script-out" in alpha  # its output, kept from the full build
+
+
+def test_every_figure_is_shown_and_the_chinese_pages_draw_its_words_in_chinese(site):
+    """No figure of a lesson sits inside a hidden element (the list of a figure's words for the
+    catalogue is hidden; a figure must not fall into it), and on the Chinese pages the figures
+    whose words the catalogue translates are their Chinese variants, light and dark."""
+    from bs4 import BeautifulSoup
+
+    translated = 0
+    for script in GALLERY_SCRIPTS:
+        for language in ("", "zh_CN"):
+            page = example_page(site / language, script)
+            images = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").select(
+                "article img[class*=sphx-glr-]"
+            )
+            assert images, f"{language or 'en'} {script.name}: no figure"
+            for image in images:
+                hidden = [p for p in image.parents if p.has_attr("hidden")]
+                assert not hidden, f"{language or 'en'} {script.name}: {image['src']} is hidden"
+                assert (page.parent / image["src"]).exists(), f"{script.name}: {image['src']}"
+            translated += language == "zh_CN" and any("_zh_CN" in i["src"] for i in images)
+    assert translated >= 10, f"only {translated} Chinese pages draw their figures' words in Chinese"

@@ -9,20 +9,17 @@ happen to have; in a TensorFlow graph one ``tf.while_loop``, built before any da
 exists and run for any length. The graph keeps one size while PyTorch's record grows
 with the loop, yet for training both keep every step's values: memory grows with the
 length in both. Then we cut the loop into chunks for :term:`truncated backpropagation
-through time` and train chunk by chunk.
+through time`.
 """
 
 # %%
 # Setup
 # -----
-# Both frameworks, NumPy, Matplotlib, the helpers of this site, and one seed.
+# Both frameworks, NumPy, the helpers of this site, and one seed.
 import sidebyside
-from sidebyside import show_error
 from sidebyside.capture import SavedTensorCounter, backward_nodes
-from sidebyside.graphs import TF_COLOR, TORCH_COLOR
 from sidebyside.parity import to_numpy
 
-import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
 import torch
@@ -48,7 +45,6 @@ init = {name: rng.uniform(-bound, bound, size=shape).astype(np.float32)
         for name, shape in shapes.items()}
 lengths = [int(rng.integers(3, 8)), int(rng.integers(10, 16))]  # short, long
 x_np = rng.normal(size=(BATCH, MAX_STEPS, FEATURES)).astype(np.float32)
-print("the two lengths:", lengths)
 
 # %%
 # The loop, written out
@@ -57,9 +53,7 @@ print("the two lengths:", lengths)
 # time steps left open. ``tf.while_loop`` runs the cell ``tf.shape(x)[1]`` times, a
 # number the graph only learns when ``Session.run`` feeds it; a ``tf.TensorArray``
 # collects the states. The loop is one operation, ``StatelessWhile``, its condition and
-# body stored as small functions (:term:`control flow v2`; TensorFlow 1, which the
-# posts credited on :ref:`sources` ran, built a loop from ``Enter``, ``Merge``,
-# ``Switch`` and ``NextIteration`` ops instead).
+# body stored as small functions (:term:`control flow v2`).
 #
 # PyTorch: a plain ``for`` calls ``nn.RNNCell`` as often as the tensor is long, and
 # autograd records one more step each time round. PyTorch stores each matrix
@@ -67,8 +61,7 @@ print("the two lengths:", lengths)
 
 # %%
 # **TensorFlow (graph)**: one ``tf.while_loop``, fed both lengths.
-def while_loop_rnn(x, h0, w):
-    """(batch, time, features) -> all states, last state."""
+def while_loop_rnn(x, h0, w):  # -> all states, last state
     steps = tf.shape(x)[1]
 
     def body(t, h, states):
@@ -78,20 +71,16 @@ def while_loop_rnn(x, h0, w):
 
     states = tf.TensorArray(tf.float32, size=steps)
     _, h, states = tf.while_loop(
-        lambda t, h, states: t < steps, body, (0, h0, states)
-    )
+        lambda t, h, states: t < steps, body, (0, h0, states))
     return tf.transpose(states.stack(), [1, 0, 2]), h
-
 
 graph = tf.Graph()
 with graph.as_default(), tf.device(tf_device):
     x = tf.compat.v1.placeholder(
-        tf.float32, (BATCH, None, FEATURES), name="x"
-    )
+        tf.float32, (BATCH, None, FEATURES), name="x")
     w = {k: tf.constant(v) for k, v in init.items()}
     h0 = tf.zeros((BATCH, HIDDEN))
     fetches = while_loop_rnn(x, h0, w)  # states, last state
-
 tf_results = {}
 with tf.compat.v1.Session(graph=graph) as session:
     for length in lengths:
@@ -106,14 +95,12 @@ print("loop operations:", loops)
 
 # %%
 # **PyTorch (eager)**: a Python ``for`` over ``nn.RNNCell``.
-def for_loop_rnn(x, h0, cell):
-    """(batch, time, features) -> all states, last state."""
+def for_loop_rnn(x, h0, cell):  # -> all states, last state
     h, states = h0, []
     for t in range(x.shape[1]):
         h = cell(x[:, t], h)
         states.append(h)
     return torch.stack(states, dim=1), h
-
 
 cell = torch.nn.RNNCell(FEATURES, HIDDEN).to(torch_device)
 with torch.no_grad():
@@ -154,10 +141,8 @@ with graph.as_default(), tf.device(tf_device):
     tf.compat.v1.gradients(loss, list(w.values()))
     kept = tf.add_n([  # the entries of every new list
         tf.raw_ops.TensorListLength(input_handle=t)
-        for t in loop.outputs[outputs_before:]
-    ])
+        for t in loop.outputs[outputs_before:]])
 print("lists added:", len(loop.outputs) - outputs_before)
-
 x_in = graph.get_tensor_by_name("x:0")  # the placeholder
 tf_size = {}
 with tf.compat.v1.Session(graph=graph) as session:
@@ -193,7 +178,12 @@ for length in lengths:
 # <sphx_glr_auto_examples_35_payoffs_plot_20_checkpoint_and_custom_gradient.py>` trades
 # that memory for computing again.
 steps = list(tf_size)
-fig, axes = plt.subplots(1, 2, figsize=(8, 3.6))
+# sphinx_gallery_start_ignore
+from sidebyside.graphs import TF_COLOR, TORCH_COLOR
+
+import matplotlib.pyplot as plt
+
+fig, axes = plt.subplots(1, 2, figsize=(8, 3))
 titles = ("graph size (ops, nodes)", "tensors kept for backward")
 for i, (ax, title) in enumerate(zip(axes, titles, strict=True)):
     ax.plot(steps, [tf_size[n][i] for n in steps], "o-", lw=2,
@@ -205,7 +195,7 @@ for i, (ax, title) in enumerate(zip(axes, titles, strict=True)):
 axes[1].legend(fontsize=11)
 fig.tight_layout()
 plt.show()
-
+# sphinx_gallery_end_ignore
 for name, size in (("TensorFlow", tf_size), ("PyTorch", torch_size)):
     more = {size[n][1] - size[n - 1][1] for n in steps[1:]}
     assert len(more) == 1 and min(more) > 0  # the same, every step
@@ -276,6 +266,7 @@ for name, grads in (("TensorFlow", tf_grads), ("PyTorch", torch_grads)):
     assert np.all(cut_x[:, :CHUNK] == 0.0), f"{name}: gradient leaked into chunk 1"
     assert np.all(full_x[:, :CHUNK] != 0.0), f"{name}: no gradient in chunk 1 uncut"
     assert np.all(cut_x[:, CHUNK:] == full_x[:, CHUNK:]), f"{name}: chunk 2 changed"
+# sphinx_gallery_start_ignore
 checks = {}
 for length in lengths:
     for i, what in enumerate(("states", "last state")):
@@ -286,12 +277,18 @@ for how in ("cut", "full"):
     checks[f"dloss2/dW_hh, {how}, graph vs loop"] = (tf_w, torch_w.T)
 for what, (tf_value, torch_value) in checks.items():
     sidebyside.assert_close(tf_value, torch_value, what=what, device=torch_device)
+# sphinx_gallery_end_ignore
 assert not np.allclose(tf_grads["cut"][1], tf_grads["full"][1], rtol=1e-3)
 sidebyside.parity_report()
 
 # %%
-# Going deeper: one optimizer step per chunk
-# ------------------------------------------
+# Going deeper: more on loops and chunks
+# --------------------------------------
+# TensorFlow 1, which the posts credited on :ref:`sources` ran, built a loop from
+# ``Enter``, ``Merge``, ``Switch`` and ``NextIteration`` ops, not one ``StatelessWhile``.
+#
+# One optimizer step per chunk
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # Per chunk: a forward pass from the carried state, a loss, its gradient, an SGD step.
 # In TensorFlow each chunk gets its own :term:`gradient tape`, which records only what
 # runs inside it: the carried state is a constant to it, so there is nothing to cut. A
@@ -320,6 +317,9 @@ print("chunk losses:", np.round(tf_losses, 4))
 
 # %%
 # **PyTorch (eager)**: ``detach()`` between chunks, or an error.
+from sidebyside import show_error
+
+
 def train_chunks(detach, retain_graph=False):
     model = torch.nn.RNNCell(FEATURES, HIDDEN).to(torch_device)
     model.load_state_dict(cell.state_dict())  # the same start
@@ -350,8 +350,8 @@ sidebyside.assert_close(w["W_hh"], trained.weight_hh.T, what="W_hh", device=torc
 assert not np.allclose(w["W_hh"], init["W_hh"], rtol=1e-3)  # the steps changed it
 
 # %%
-# Going deeper: the ready-made layers
-# -----------------------------------
+# The ready-made layers
+# ~~~~~~~~~~~~~~~~~~~~~
 # ``keras.layers.RNN`` wraps a cell in a ``tf.while_loop`` too (a ``While`` op, as it
 # reads variables); ``None`` as the time dimension of a ``tf.function``'s
 # ``input_signature`` gives one graph for every length, not a :term:`retrace
@@ -419,8 +419,8 @@ for length in lengths:
                                **sidebyside.parity.tolerance(looped))
 
 # %%
-# Going deeper: a stateful Keras layer
-# ------------------------------------
+# A stateful Keras layer
+# ~~~~~~~~~~~~~~~~~~~~~~
 # A *stateful* Keras layer keeps its last state in a variable, one row per sequence (so
 # the batch size must be fixed), and starts its next call from there. That state is a
 # value read from a variable, with no gradient path behind it: the tape's gradient of

@@ -17,12 +17,7 @@ dynamic graphs; this is what that means in practice.
 # -----
 # Both frameworks, the helpers of this site, and one seed for everything. The tensors on this
 # page are tiny, so PyTorch's stay on the CPU.
-import builtins
-import contextlib
-import io
-import linecache
 import re
-import sys
 import tempfile
 import traceback
 from pathlib import Path
@@ -125,10 +120,9 @@ x, w = tf.constant(x_np), tf.constant(w_np)
 y = layer(x, w)  # traced: symbolic
 tf.config.run_functions_eagerly(True)
 try:
-    y = layer(x, w)  # the same function, run line by line
+    tf_y = layer(x, w)  # the same function, run line by line
 finally:  # restore the global switch
     tf.config.run_functions_eagerly(False)
-tf_y = y
 
 # %%
 # **PyTorch (eager)**: every intermediate has its numbers.
@@ -143,8 +137,7 @@ def layer(x, w):
 
 x = torch.from_numpy(x_np)
 w = torch.from_numpy(w_np)
-y = layer(x, w)
-torch_y = y
+torch_y = layer(x, w)
 
 # %%
 # Where an error is reported
@@ -224,22 +217,31 @@ print(" ", build_raised.line)
 # Python's output is redirected into a buffer: in a plain Python process (a terminal, or this
 # page's build) the buffer stays empty and the line goes to the process's own standard output;
 # in a Jupyter notebook the buffer receives it.
+import builtins
+import contextlib
+import io
+import sys
+
 under_ipython = hasattr(builtins, "get_ipython")  # TensorFlow's own test
 buffer = io.StringIO()
 with contextlib.redirect_stdout(buffer):
     tf.print("tf.print to sys.stdout", output_stream=sys.stdout)
 print("running under IPython:", under_ipython)
 print("what Python's sys.stdout received:", repr(buffer.getvalue()))
+assert (buffer.getvalue() != "") == under_ipython
 
 # %%
 # Every operation of a graph keeps the Python stack that created it, ``op.traceback``: the way
 # back from a run-time error to the line that built the operation.
+import linecache
+
 op_stack = graph.get_operation_by_name("product").traceback
 here = tf_raised.filename
 built = next(f for f in op_stack if f.filename == here)
 built_line = linecache.getline(here, built.lineno).strip()
 print(f"product was built at line {built.lineno}:")
 print(" ", built_line)
+assert "tf.matmul" in built_line
 
 # %%
 # They agree
@@ -252,8 +254,6 @@ assert not tf.config.functions_run_eagerly()  # the switch is off again
 assert "session.run" in tf_raised.line and tf_error.op.name == "product"
 assert "torch.mm" in raised.line and "tf.matmul" in build_raised.line
 assert "shapes cannot be multiplied" in str(torch_error)
-assert (buffer.getvalue() != "") == under_ipython
-assert "tf.matmul" in built_line
 sidebyside.parity_report()
 
 # %%

@@ -8,8 +8,7 @@ per step it took. A TensorFlow graph is built before ``x`` is known, so the loop
 operation in the graph: ``tf.while_loop``, or a Python ``while`` that ``tf.function``
 (:term:`AutoGraph`) turns into one. We run one graph on two inputs that need different numbers of
 steps, differentiate through the loop in both frameworks, and check the gradient against the
-closed form. The contrast, a Python ``while`` against ``tf.while_loop``, is the one a source post
-credited on :ref:`sources` draws.
+closed form.
 """
 
 # %%
@@ -18,7 +17,6 @@ credited on :ref:`sources` draws.
 # Both frameworks, NumPy for the shared inputs, Matplotlib, the helpers of this site, and one
 # seed.
 import math
-import pprint
 
 import sidebyside
 from sidebyside.capture import backward_nodes
@@ -45,7 +43,6 @@ inputs = {
     "small x0": np.array([0.5, 1.0, 1.5], dtype=np.float32),  # sum 3: needs 9 steps
     "large x0": np.array([5.0, 10.0, 15.0], dtype=np.float32),  # sum 30: needs 3 steps
 }
-
 expected = {}
 for name, x0 in inputs.items():
     total, w_value = float(x0.sum()), float(w_np)  # the reference in double precision
@@ -72,27 +69,22 @@ def cond(steps, x):
     calls["cond"] += 1  # Python: runs while building
     return tf.reduce_sum(x) < LIMIT
 
-
 def body(steps, x):
     calls["body"] += 1
     return steps + 1, x * w
-
 
 with graph.as_default(), tf.device(tf_device):
     x0 = tf.compat.v1.placeholder(tf.float32, [None], name="x0")
     w = tf.compat.v1.placeholder(tf.float32, (), name="w")
     steps, x = tf.while_loop(
-        cond=cond, body=body, loop_vars=(tf.constant(0), x0)
-    )
+        cond=cond, body=body, loop_vars=(tf.constant(0), x0))
     y = tf.reduce_sum(x)
 forward = graph.as_graph_def()  # a copy, for the picture
 with graph.as_default(), tf.device(tf_device):
     (dy_dw,) = tf.compat.v1.gradients(y, w)
 print("calls while building:", calls)
-
 tf_results = {}
 with tf.compat.v1.Session(graph=graph) as session:
-    # the same graph, different numbers of steps
     for name, x0_np in inputs.items():
         feed = {x0: x0_np, w: w_np}
         result = session.run([steps, y, dy_dw], feed)
@@ -152,9 +144,10 @@ for name, (y, _) in torch_graphs.items():
 # Drawn: left, the TensorFlow graph as it was before the gradient was added, one
 # ``StatelessWhile`` for any number of steps; right, what PyTorch recorded on each run, a chain
 # with one ``MulBackward0`` per step taken.
-picture = tf.Graph()
+picture = tf.Graph()  # the graph before the gradient
 with picture.as_default():
     tf.graph_util.import_graph_def(forward, name="")
+# sphinx_gallery_start_ignore
 mosaic = [["tf", "small x0"], ["tf", "large x0"]]
 fig, axes = plt.subplot_mosaic(mosaic, figsize=(11, 4.5), width_ratios=(1, 1.3))
 sidebyside.draw_tf_graph(picture, axes["tf"], title="TensorFlow: one loop operation")
@@ -163,6 +156,7 @@ for name, (y, w) in torch_graphs.items():
     sidebyside.draw_autograd_graph(y, axes[name], names={"w": w}, title=title)
 fig.tight_layout()
 plt.show()
+# sphinx_gallery_end_ignore
 
 # %%
 # AutoGraph: a Python ``while`` inside ``tf.function``
@@ -183,7 +177,6 @@ def grow(x, w):
         steps, x = steps + 1, x * w
     return steps, x
 
-
 tf2_results = {}
 for name, x0_np in inputs.items():
     with tf.device(tf_device):
@@ -201,8 +194,7 @@ print("traces:", traces)
 eager_steps, _ = grow.python_function(x0, w)  # no graph at all
 print("eager TensorFlow, the same while:", eager_steps, "steps")
 assert type(eager_steps) is int and eager_steps == int(steps)
-# that one graph, looked at below
-concrete = grow.get_concrete_function(x0, w)
+concrete = grow.get_concrete_function(x0, w)  # looked at below
 
 
 # %%
@@ -230,37 +222,34 @@ for name, x0_np in inputs.items():
 # ----------
 # Steps, values and gradients: the graph loop, the traced loop, PyTorch, and the closed form.
 # These assertions run on every build.
+runs = {"TF1 graph": tf_results, "tf.function": tf2_results,
+        "PyTorch backward": torch_results, "PyTorch autograd.grad": torch2_results}
 for name in inputs:
     n, y_expected, dw_expected = expected[name]
-    for label, (steps, y, dy_dw) in {
-        "TF1 graph": tf_results[name],
-        "tf.function": tf2_results[name],
-        "PyTorch backward": torch_results[name],
-        "PyTorch autograd.grad": torch2_results[name],
-    }.items():
+    for label, (steps, y, dy_dw) in ((label, run[name]) for label, run in runs.items()):
         assert int(steps) == n, f"{name}, {label}: {int(steps)} steps, expected {n}"
         sidebyside.assert_close(y_expected, y, what=f"y for {name} (closed form vs {label})")
-        sidebyside.assert_close(
-            dw_expected, dy_dw, what=f"dy/dw for {name} (closed form vs {label})"
-        )
-    sidebyside.assert_close(
-        tf_results[name][2], torch_results[name][2], what=f"dy/dw for {name} (TF1 vs PyTorch)"
-    )
-    sidebyside.assert_close(
-        tf2_results[name][2],
-        torch2_results[name][2],
-        what=f"dy/dw for {name} (tf.function vs PyTorch)",
-    )
+        sidebyside.assert_close(dw_expected, dy_dw, what=f"dy/dw for {name} (closed form vs {label})")
+    for tf_run, torch_run in (("TF1 graph", "PyTorch backward"), ("tf.function", "PyTorch autograd.grad")):
+        sidebyside.assert_close(runs[tf_run][name][2], runs[torch_run][name][2],
+                                what=f"dy/dw for {name} ({tf_run} vs {torch_run})")
 sidebyside.parity_report()
 
 # %%
-# Going deeper: what AutoGraph traced
-# ------------------------------------
+# Going deeper: more on the loop graphs
+# -------------------------------------
+# The contrast, a Python ``while`` against ``tf.while_loop``, is the one a source post credited
+# on :ref:`sources` draws.
+#
+# What AutoGraph traced
+# ~~~~~~~~~~~~~~~~~~~~~
 # One trace served both inputs (they have the same shape and dtype), because the loop is an
 # operation in the traced graph rather than unrolled Python: the graph has a ``StatelessWhile``
 # and no ``Mul`` outside it. A ``while`` whose condition is a plain Python value instead runs
 # while tracing, leaving its steps unrolled in the graph: below, a loop of three steps on a Python
 # counter leaves one ``Mul`` per step and no loop.
+import pprint
+
 traced_ops = [op.type for op in concrete.graph.get_operations()]
 print("operations in the traced graph:")
 pprint.pp(traced_ops, width=64, compact=True)
@@ -285,8 +274,8 @@ print("Mul ops:", unrolled_ops.count("Mul"))
 assert unrolled_ops.count("Mul") == 3 and "StatelessWhile" not in unrolled_ops
 
 # %%
-# Going deeper: every step kept for the backward pass
-# ---------------------------------------------------
+# Every step kept for the backward pass
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # One loop operation does not mean that memory stays the same whatever the length. The gradient of
 # ``x * w`` with respect to ``w`` needs the ``x`` of every step. PyTorch's record keeps them: each
 # ``MulBackward0`` saves the ``x`` it multiplied. TensorFlow keeps them too, which is why the

@@ -16,19 +16,16 @@ calls after which compiling has paid, against what you would run instead.
 # :ref:`the benchmark page <sphx_glr_auto_examples_40_cost_plot_10_benchmark.py>`.
 import functools
 import math
-import re
 
 import sidebyside
 from sidebyside import benchmark
 from sidebyside.benchmark import direction, duration, with_spread
-from sidebyside.capture import CountingBackend, call_names
+from sidebyside.capture import CountingBackend
 from sidebyside.timing import Timing
 
-import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
 import torch
-from torch._inductor.utils import run_and_get_code  # private
 
 sidebyside.start_lesson()
 THREADS = 1
@@ -36,7 +33,6 @@ THREADS = 1
 tf_pools, _ = benchmark.pin_threads(THREADS, show=False)  # before TF runs
 torch_threads_before = torch.get_num_threads()  # restored at the end
 torch.set_num_threads(THREADS)
-print(f"On this machine (threads):\n  PyTorch: {THREADS}\n  TensorFlow's pools: {tf_pools}")
 # sphinx_gallery_end_ignore
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 to_numpy = sidebyside.parity.to_numpy
@@ -66,7 +62,7 @@ def make_inputs(batches=BATCHES, seed=0):
 weights_np, x_np = make_inputs()
 
 # %%
-# **TensorFlow**: the block, eager at every batch.
+# **TensorFlow**: the block, eager at every batch; as a ``tf.function``, and for XLA.
 
 
 def tf_block(x, W1, b1, W2, b2):
@@ -79,9 +75,14 @@ with tf.device(tf_device):
     tf_w = [tf.constant(w) for w in weights_np.values()]
     tf_x = {b: tf.constant(x) for b, x in x_np.items()}
 tf_eager = {b: tf_block(tf_x[b], *tf_w) for b in BATCHES}
+spec = [tf.TensorSpec([None, D])] + [  # None: any batch
+    tf.TensorSpec(w.shape) for w in tf_w]
+tf_graph = tf.function(tf_block, input_signature=spec)
+tf_xla = tf.function(tf_block, input_signature=spec,
+                     jit_compile=True)
 
 # %%
-# **PyTorch**: the same block, eager at every batch.
+# **PyTorch**: the same block, eager at every batch; for Inductor.
 F = torch.nn.functional
 
 
@@ -96,10 +97,12 @@ torch_w = [to_torch(w) for w in weights_np.values()]
 torch_x = {b: to_torch(x) for b, x in x_np.items()}
 torch_eager = {b: torch_block(x, *torch_w)
                for b, x in torch_x.items()}
+torch_compiled = torch.compile(torch_block,
+                               isolate_recompiles=True)
 
 # %%
-# What each compiler made of it
-# -----------------------------
+# Going deeper: what each compiler made of it
+# -------------------------------------------
 # *Before*: the operations each framework captured (``input_signature`` leaves the batch
 # ``None``: one trace for all); the ``CountingBackend`` of :ref:`the graphs-in-PyTorch page
 # <sphx_glr_auto_examples_10_graphs_plot_40_graphs_in_pytorch.py>` keeps Dynamo's graph.
@@ -107,6 +110,12 @@ torch_eager = {b: torch_block(x, *torch_w)
 # for those shapes (a ``fusion`` is one kernel); ``run_and_get_code`` (private) returns the module
 # Inductor writes (``TORCH_LOGS=output_code`` prints it): its ``call`` runs library calls
 # (``addmm``: a product and its bias) and Inductor's kernels, or the page says why it cannot.
+import re
+
+from sidebyside.capture import call_names
+
+from torch._inductor.utils import run_and_get_code  # private
+
 CONST = {"Placeholder", "Const", "Identity", "NoOp"}  # move no data
 MOVE = {"parameter", "constant", "broadcast", "bitcast", "tuple", "get-tuple-element"}
 HLO_OP = re.compile(r"= (?:\(.*?\)|\S+) ([a-z][\w-]*)\((?:.*calls=(%[\w.]+))?")  # op, fused
@@ -121,11 +130,6 @@ def hlo_runs(text):
 
 # %%
 # **TensorFlow (XLA)**: the graph's operations, then the HLO.
-spec = [tf.TensorSpec([None, D])] + [
-    tf.TensorSpec(w.shape) for w in tf_w]
-tf_graph = tf.function(tf_block, input_signature=spec)
-tf_xla = tf.function(tf_block, input_signature=spec,
-                     jit_compile=True)
 graph = tf_graph.get_concrete_function().graph
 tf_before = [op.type for op in graph.get_operations()
              if op.type not in CONST]
@@ -147,8 +151,6 @@ torch.compile(torch_block, backend=counting,
 torch_before = call_names(counting.graphs[0])
 print(sidebyside.wrap(f"{len(torch_before)} operations: "
                       + " ".join(torch_before), hang="  "))
-torch_compiled = torch.compile(torch_block,
-                               isolate_recompiles=True)
 try:
     _, codes = run_and_get_code(
         torch_compiled, torch_x[64], *torch_w)
@@ -194,27 +196,17 @@ ways = {
                                     isolate_recompiles=True), *torch_way),
     "PyTorch compiled": (torch_compiled, *torch_way),
 }
-if torch_device == "cuda" and inductor_error is None:  # Going deeper
+if torch_device == "cuda":  # Going deeper
     ways["PyTorch CUDA graphs"] = (
         torch.compile(torch_block, mode="reduce-overhead", isolate_recompiles=True),
         torch_x, [torch.nn.Parameter(w, requires_grad=False) for w in torch_w],
         torch_sync)  # parameters: the weights are not copied
 results, outputs = {}, {}
 for b in BATCHES:
-    results[b], out = benchmark.time_variants({
-        name: f"not run: {inductor_error}" if inductor_error and name.startswith("PyTorch c")
-        else (lambda f=f, x=x[b], w=w: lambda: f(x, *w), sync)
+    results[b], out = benchmark.time_variants({  # failing: why, not a time
+        name: (lambda f=f, x=x[b], w=w: lambda: f(x, *w), sync)
         for name, (f, x, w, sync) in ways.items()})
     outputs[b] = {n: to_numpy(o) for n, o in out.items()}  # now: a CUDA graph reuses memory
-# sphinx_gallery_start_ignore
-for who in ("TF", "PyTorch"):  # each way's median and spread, a row per batch
-    names = [n for n in ways if n.startswith(who)]
-    print(f"On this machine (timed): {who}, median ±spread")
-    print("  batch" + "".join(f"{n[len(who) + 1:]:>19}" for n in names))
-    for b in sorted(BATCHES):
-        print(f"  {b:>5}" + "".join((with_spread(t) if isinstance(t, Timing) else t.split(":")[0])
-                                    .rjust(19) for t in (results[b][n] for n in names)))
-# sphinx_gallery_end_ignore
 
 # %%
 # Per row of the batch: where a fixed cost per call dominates, the time per row falls as the batch
@@ -226,6 +218,20 @@ for who in ("TF", "PyTorch"):  # each way's median and spread, a row per batch
 # allocates the outputs, on a CPU too. And a ``tf.function`` is optimised code already:
 # :term:`Grappler` rewrites its graph before it runs (*Going deeper* below shows the rewrite
 # behind most of TensorFlow's gap at large batches, on a CPU).
+def verdicts(name, reference):
+    """At which batches `name` was faster or slower than `reference`."""
+    found = {"faster": [], "slower": [], "no difference": []}
+    for b in sorted(BATCHES):
+        a, r = results[b][name], results[b][reference]
+        if isinstance(a, Timing) and isinstance(r, Timing):
+            found[("no difference", "slower", "faster")[direction(a, r)]].append(str(b))
+    return "; ".join(f"{kind} at {', '.join(bs)}" for kind, bs in found.items() if bs)
+
+AGAINST = [("TF tf.function", "TF eager"), ("TF XLA", "TF tf.function"),
+           ("PyTorch graph", "PyTorch eager"), ("PyTorch compiled", "PyTorch eager")]
+# sphinx_gallery_start_ignore
+import matplotlib.pyplot as plt
+
 fig, axes = plt.subplots(1, 2, figsize=(9, 4), sharey=True)
 style = benchmark.styles(list(ways))
 for ax, who in zip(axes, ("TF", "PyTorch"), strict=True):
@@ -241,20 +247,7 @@ for ax, who in zip(axes, ("TF", "PyTorch"), strict=True):
     ax.legend(fontsize=10)
 fig.tight_layout()
 plt.show()
-
-
-def verdicts(name, reference):
-    """At which batches `name` was faster or slower than `reference`."""
-    found = {"faster": [], "slower": [], "no difference": []}
-    for b in sorted(BATCHES):
-        a, r = results[b][name], results[b][reference]
-        if isinstance(a, Timing) and isinstance(r, Timing):
-            found[("no difference", "slower", "faster")[direction(a, r)]].append(str(b))
-    return "; ".join(f"{kind} at {', '.join(bs)}" for kind, bs in found.items() if bs)
-
-
-AGAINST = [("TF tf.function", "TF eager"), ("TF XLA", "TF tf.function"),
-           ("PyTorch graph", "PyTorch eager"), ("PyTorch compiled", "PyTorch eager")]
+# sphinx_gallery_end_ignore
 print("On this machine (timed): against the alternative, beyond the spreads")
 for name, reference in AGAINST:
     print(f"  {name} against {reference.split()[-1]}: {verdicts(name, reference) or 'not measured'}")
@@ -269,8 +262,6 @@ for name, reference in AGAINST:
 # median`` each way, so compiling has paid after ``n = 1 + (first - the other's first) / (the
 # other's median - median)`` calls (a range from the ends of the spreads; ``never`` where it is
 # not faster beyond them). Inductor's first calls, from a fresh Python, are in *Going deeper*.
-
-
 def pays(fast, first, ref, ref_first):
     """'FIRST, after N (low to high)' or 'FIRST, never'."""
     if direction(fast, ref) >= 0:  # not faster beyond the spreads
@@ -280,7 +271,6 @@ def pays(fast, first, ref, ref_first):
          for s in (0, 1, -1)]  # the medians, then the ends of the spreads
     return f"{duration(first)}, after {n[0]:,} ({n[1]:,} to {n[2]:,})"
 
-
 print("On this machine (timed): first call, and the calls after which compiling has paid")
 for b in BATCHES:
     r = results[b]
@@ -288,8 +278,24 @@ for b in BATCHES:
                                        for n, ref in AGAINST[:2]))
 
 # %%
-# Going deeper: more on Inductor
-# -------------------------------
+# Going deeper: more on the timings
+# ---------------------------------
+#
+# The numbers in full
+# ~~~~~~~~~~~~~~~~~~~
+# Each way's median and spread, a row per batch: the numbers the chart draws.
+print(f"On this machine (threads):\n  PyTorch: {THREADS}\n  TensorFlow's pools: {tf_pools}")
+for who in ("TF", "PyTorch"):
+    names = [n for n in ways if n.startswith(who)]
+    print(f"On this machine (timed): {who}, median ±spread")
+    print("  batch" + "".join(f"{n[len(who) + 1:]:>19}" for n in names))
+    for b in sorted(BATCHES):
+        print(f"  {b:>5}" + "".join((with_spread(t) if isinstance(t, Timing) else t.split(":")[0])
+                                    .rjust(19) for t in (results[b][n] for n in names)))
+
+# %%
+# More on Inductor
+# ~~~~~~~~~~~~~~~~
 # Inductor keeps what it compiled in ``TORCHINDUCTOR_CACHE_DIR``, so we measure it in a fresh
 # Python (``sidebyside.benchmark.fresh_python``) with an empty one, on as many threads as here
 # (Inductor writes the count into its code): what a process's first ``torch.compile`` pays once
@@ -386,8 +392,8 @@ else:
     print("On this machine (no CUDA GPU): CUDA graphs not run")
 
 # %%
-# Going deeper: one operation behind TensorFlow's gap
-# ---------------------------------------------------
+# One operation behind TensorFlow's gap
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # Grappler's *arithmetic optimizer* turns the ``Pow(x, 3)`` in ``tf.nn.gelu(...,
 # approximate=True)`` into ``Square`` and ``Mul``, and eager ``Pow`` with a float exponent can be
 # slow on a CPU. We read the graph Grappler leaves (``enable_run_metadata``, private) with that

@@ -21,9 +21,7 @@ step by step. The windows and the question come from the source posts credited o
 
 import sidebyside
 from sidebyside import show_error
-from sidebyside.graphs import TF_COLOR, TORCH_COLOR
 
-import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
 import torch
@@ -86,13 +84,10 @@ with graph.as_default(), tf.device(tf_device):
     x = tf.compat.v1.placeholder(tf.float32, seq, name="x")
     y = tf.compat.v1.placeholder(tf.float32, seq, name="y")
     h0 = tf.compat.v1.placeholder(
-        tf.float32, (1, hidden), name="h0"
-    )
+        tf.float32, (1, hidden), name="h0")
     weights = {k: tf.Variable(init[k], name=k) for k in init}
 
-    def rnn_forward(x, h0, w):
-        """(1, time, 1) -> (1, time, 1), and the last state."""
-
+    def rnn_forward(x, h0, w):  # -> (1, time, 1), last state
         def cell(h, x_t):  # one time step
             return tf.tanh(x_t @ w["W_ih"] + w["b_ih"]
                            + h @ w["W_hh"] + w["b_hh"])
@@ -176,8 +171,13 @@ print(f"loss, first and last step: {first:.2g} {last:.2g}")
 # %%
 # Left: the last training window, its target and what each framework's RNN predicted for it.
 # Right: the loss at each of the 60 steps. The two frameworks' curves lie on top of each other.
+t_last = windows[-1][0]  # the last window's time points
+# sphinx_gallery_start_ignore
+from sidebyside.graphs import TF_COLOR, TORCH_COLOR
+
+import matplotlib.pyplot as plt
+
 fig, (ax_fit, ax_loss) = plt.subplots(1, 2, figsize=(8, 4))
-t_last = windows[-1][0]
 ax_fit.plot(t_last, np.cos(t_last), "k-", lw=5, alpha=0.25, label="target: cos(t)")
 ax_fit.plot(t_last, np.sin(t_last), "k:", label="input: sin(t)")
 runs = [("TensorFlow (graph)", tf_prediction, tf_losses, TF_COLOR, "-", 3),
@@ -191,6 +191,7 @@ ax_fit.legend(loc="lower center", ncol=2, fontsize=8)
 ax_loss.legend()
 fig.tight_layout()
 plt.show()
+# sphinx_gallery_end_ignore
 # sphinx_gallery_thumbnail_number = 1
 
 # %%
@@ -210,8 +211,11 @@ with tf.Graph().as_default():
                    {x_fixed: x_by_length[20]}, indent="  ")
 
 # %%
-# Going deeper: ``tf.function``, one trace per length unless told otherwise
-# -------------------------------------------------------------------------
+# Going deeper: more on lengths and loops
+# ---------------------------------------
+#
+# ``tf.function``, one trace per length unless told otherwise
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # Modern TensorFlow builds its graphs by :term:`tracing` Python with ``tf.function``. A graph is
 # traced for a particular input shape, so a new length means a new trace (:term:`retracing`). The
 # counter below is ordinary Python, so it only moves while tracing. An ``input_signature`` that
@@ -240,8 +244,8 @@ assert traces == {"no signature": len(set(lengths[:12])), "time = None": 1}
 assert per_shape.experimental_get_tracing_count() == len(set(lengths[:12]))
 
 # %%
-# Going deeper: one ``nn.RNN`` call runs the whole sequence
-# ---------------------------------------------------------
+# One ``nn.RNN`` call runs the whole sequence
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # ``nn.RNN`` has no Python loop over time. A ``torch.overrides.TorchFunctionMode`` (the hook, from
 # PyTorch's "Extending PyTorch" notes, that sees every call into PyTorch's functions) lists what
 # one forward call on a 30-point window does: it calls the operator ``rnn_tanh`` once, and the
@@ -286,8 +290,8 @@ assert stepwise.names.count("rnn_tanh_cell") == x_window.shape[1]
 sidebyside.assert_close(rnn_states[:, -1], h, what="nn.RNN vs an nn.RNNCell loop", device=torch_device)
 
 # %%
-# Going deeper: batch and time both open, and ``dynamic_rnn``
-# -----------------------------------------------------------
+# Batch and time both open, and ``dynamic_rnn``
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # The source posts say that a TensorFlow graph cannot leave both the batch and the time dimension
 # open, or that the time dimension is the one that stays fixed. ``None`` works for both. Below,
 # TensorFlow 1's own answer to "any length", ``tf.compat.v1.nn.dynamic_rnn``, gets a placeholder

@@ -110,13 +110,13 @@ for z_value in z_values:
 # Top, TensorFlow's main graph. Middle, the two functions its ``StatelessIf`` names, drawn from
 # the function library; both receive all of its inputs (grey) and multiply the two they need.
 # Bottom, PyTorch's record of each run, under the branch that computes the same thing.
-from sidebyside.graphs import TF_COLOR, TF_NOTE, draw_dag, tf_graph_to_networkx
-
-from tensorflow.python.framework.function_def_to_graph import function_def_to_graph
-
 if_op = next(op for op in graph.get_operations() if op.type == "StatelessIf")
 library = graph.as_graph_def().library.function  # the graph's function library
 functions = {function.signature.name: function for function in library}
+# sphinx_gallery_start_ignore
+from sidebyside.graphs import TF_COLOR, TF_NOTE, draw_dag, tf_graph_to_networkx
+
+from tensorflow.python.framework.function_def_to_graph import function_def_to_graph
 
 mosaic = [["tf", "tf"], ["else_branch", "then_branch"], [10.0, -10.0]]
 fig, axes = plt.subplot_mosaic(mosaic, figsize=(8, 5.8), height_ratios=(4, 3, 2))
@@ -134,6 +134,7 @@ for z_value, y in torch_graphs.items():
     drawn[z_value] = sidebyside.draw_autograd_graph(y, axes[z_value], names=names, title=title)
 fig.tight_layout()
 plt.show()
+# sphinx_gallery_end_ignore
 # sphinx_gallery_thumbnail_number = 1
 
 # %%
@@ -201,8 +202,11 @@ for z_value in z_values:
     print(f"z={z_value:+}: y[0] = {first_row(y.cpu().numpy())}")
 
 # %%
-# Going deeper: what AutoGraph wrote, and an ``if`` on a Python value
-# -------------------------------------------------------------------
+# Going deeper: more on branches in graphs
+# ----------------------------------------
+#
+# What AutoGraph wrote, and an ``if`` on a Python value
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # ``get_concrete_function`` returns the graph ``tf.function`` traced for one input signature (a
 # :term:`concrete function`): for a tensor ``z`` it holds the ``StatelessIf``. An ``if`` on a
 # plain Python value is not rewritten: it runs while tracing, so the graph holds only the branch
@@ -239,8 +243,8 @@ for line in code[start:end]:
 print(sidebyside.wrap(code[end], hang="    "))
 
 # %%
-# Going deeper: control flow v2, and TensorFlow 1's ``Switch`` and ``Merge``
-# --------------------------------------------------------------------------
+# Control flow v2, and TensorFlow 1's ``Switch`` and ``Merge``
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # The functional ``StatelessIf`` (or ``If``) with its branches as functions is what TensorFlow
 # calls :term:`control flow v2`. TensorFlow 2 uses it in ``tf.compat.v1`` graphs too, and a branch
 # with a side effect, such as a random number, turns ``StatelessIf`` into ``If``. The source post
@@ -297,15 +301,17 @@ for z_value in z_values:
 # What the text said, checked: both branches built and both in the graph, one product recorded
 # per run, only the chosen branch run; and the same numbers all ways, against NumPy on the very
 # same arrays.
+assert called == ["true_fn", "false_fn"]
+# sphinx_gallery_start_ignore
 labels = {key: [dag.nodes[node]["label"] for node in dag] for key, dag in drawn.items()}
 kinds = {key: [label.split("\n")[-1] for label in found] for key, found in labels.items()}
-assert called == ["true_fn", "false_fn"]
 assert "MatMul" not in kinds["main"] and kinds["main"].count("StatelessIf") == 1
 assert kinds["then_branch"].count("MatMul") == kinds["else_branch"].count("MatMul") == 1
 for z_value, used, unused in ((10.0, "w2", "w1"), (-10.0, "w1", "w2")):
     assert kinds[z_value].count("MmBackward0") == 1
     assert f"{used}\nAccumulateGrad" in labels[z_value]
     assert f"{unused}\nAccumulateGrad" not in labels[z_value]
+# sphinx_gallery_end_ignore
 assert failure == "assertion failed: [the other branch ran]"
 for z_value in z_values:
     label = f"y for z={z_value:+}"

@@ -19,8 +19,6 @@ loops, and what ``tf.function`` pays when the length of the input changes.
 # Timings compare only on pinned threads: PyTorch runs on one while it is timed, and
 # TensorFlow's pools are sized to one before its runtime starts (which pool takes its
 # size from where: *Going deeper* below). The seed comes after the threads.
-import warnings
-
 import sidebyside
 from sidebyside import benchmark
 
@@ -30,7 +28,7 @@ import torch
 
 sidebyside.start_lesson()
 THREADS = 1
-_, session_config = benchmark.pin_threads(THREADS)  # prints them
+tf_pools, session_config = benchmark.pin_threads(THREADS, show=False)
 torch_device, tf_device = sidebyside.torch_device(), sidebyside.tf_device()
 sidebyside.provenance(math=True)
 
@@ -49,11 +47,9 @@ sidebyside.provenance(math=True)
 def tiny_loss(x, p):
     return (p["w"] + x) * (p["w"] + 1.0)
 
-
 def mlp_loss(x, y, p):
     h = tf.tanh(x @ p["W1"] + p["b1"])
     return tf.reduce_mean((h @ p["W2"] + p["b2"] - y) ** 2)
-
 
 tf_losses = dict(tiny=tiny_loss, mlp=mlp_loss)
 
@@ -61,15 +57,12 @@ tf_losses = dict(tiny=tiny_loss, mlp=mlp_loss)
 # **PyTorch**: the same two losses.
 Tensor, Params = torch.Tensor, dict[str, torch.Tensor]
 
-
 def tiny_loss(x: Tensor, p: Params) -> Tensor:
     return (p["w"] + x) * (p["w"] + 1.0)
-
 
 def mlp_loss(x: Tensor, y: Tensor, p: Params) -> Tensor:
     h = torch.tanh(x @ p["W1"] + p["b1"])
     return torch.mean((h @ p["W2"] + p["b2"] - y) ** 2)
-
 
 torch_losses = dict(tiny=tiny_loss, mlp=mlp_loss)
 
@@ -78,8 +71,6 @@ torch_losses = dict(tiny=tiny_loss, mlp=mlp_loss)
 # which every variant starts. The large MLP is big enough that its matrix products, not
 # the calls into the framework, should take the time.
 rng = np.random.default_rng(0)
-
-
 def mlp(batch, width, hidden):
     x = rng.standard_normal((batch, width), np.float32)
     y, W1, W2 = (rng.uniform(-1, 1, (n, m)).astype(np.float32) / n**0.5  # within ±1/√rows
@@ -87,7 +78,6 @@ def mlp(batch, width, hidden):
     params = {"W1": W1, "b1": np.zeros(hidden, np.float32),
               "W2": W2, "b2": np.zeros(10, np.float32)}
     return "mlp", (x, y), params
-
 
 workloads = {
     "tiny graph": ("tiny", (np.float32(2.0),), {"w": np.float32(1.0)}),
@@ -109,55 +99,20 @@ tiny, largest = "tiny graph", "large MLP, batch 128"
 # eagerly, compiled by ``torch.compile``, or by TorchScript. Autograd runs the backward
 # pass in all three; under ``torch.compile`` that backward was compiled along with the
 # forward, and under TorchScript, once it has optimised, it is a differentiated graph.
-tf1_graphs = {}  # one graph and session per workload, for both TF1 variants
-tf1 = tf.compat.v1  # TensorFlow 1's API, inside TensorFlow 2
-
 
 # %%
-# **TensorFlow**: eager, ``tf.function``, and a TensorFlow 1
-# graph run two ways.
+# **TensorFlow**: eager and ``tf.function``.
 def tf2_variant(workload, *, graph=False):
     kind, arrays, params = workloads[workload]
     variables = {k: tf.Variable(params[k]) for k in params}
     weights = list(variables.values())
-
     def step(*inputs):
         with tf.GradientTape() as tape:
             loss = tf_losses[kind](*inputs, variables)
         return loss, tape.gradient(loss, weights)
-
-    if graph:
-        step = tf.function(step)
+    step = tf.function(step) if graph else step
     inputs = [tf.constant(array) for array in arrays]
     return lambda: step(*inputs)
-
-
-def tf1_graph(kind, arrays, params, config=session_config):
-    """Placeholders, variables, loss, grads: built, not run."""
-    graph = tf.Graph()
-    with graph.as_default(), tf.device(tf_device):
-        inputs = [tf1.placeholder(a.dtype, a.shape)
-                  for a in arrays]
-        variables = {k: tf.Variable(params[k]) for k in params}
-        loss = tf_losses[kind](*inputs, variables)
-        grads = tf1.gradients(loss, list(variables.values()))
-        init = tf1.global_variables_initializer()
-    session = tf1.Session(graph=graph, config=config)
-    session.run(init)
-    return session, inputs, [loss, grads]
-
-
-def tf1_variant(workload, *, prebuilt=False):
-    if workload not in tf1_graphs:  # both TF1 variants share it
-        tf1_graphs[workload] = tf1_graph(*workloads[workload])
-    session, inputs, fetches = tf1_graphs[workload]
-    arrays = workloads[workload][1]
-    if prebuilt:
-        run = session.make_callable(fetches, feed_list=inputs)
-        return lambda: run(*arrays)
-    feed = dict(zip(inputs, arrays, strict=True))
-    return lambda: session.run(fetches, feed_dict=feed)
-
 
 # %%
 # **PyTorch**: eager, ``torch.compile`` and TorchScript.
@@ -172,18 +127,55 @@ def torch_variant(workload, *, compiler=None):
     loss_fn = torch_losses[kind]
     if compiler is not None:
         loss_fn = compiler(loss_fn)
-
     def step(*inputs):
         loss = loss_fn(*inputs, tensors)
         return loss, torch.autograd.grad(loss, weights)
-
     return lambda: step(*inputs)
 
 
+# %%
+# Going deeper: the TF1 and TorchScript code
+# ------------------------------------------
+# A TensorFlow 1 graph, built once per workload and run two ways; TorchScript, which warns.
+tf1_graphs = {}  # one graph and session per workload, for both TF1 variants
+tf1 = tf.compat.v1  # TensorFlow 1's API, inside TensorFlow 2
+
+
+# %%
+# **TensorFlow**: a TensorFlow 1 graph run two ways.
+def tf1_graph(kind, arrays, params, config=session_config):
+    """Placeholders, variables, loss, grads: built, not run."""
+    graph = tf.Graph()
+    with graph.as_default(), tf.device(tf_device):
+        inputs = [tf1.placeholder(a.dtype, a.shape)
+                  for a in arrays]
+        variables = {k: tf.Variable(params[k]) for k in params}
+        loss = tf_losses[kind](*inputs, variables)
+        grads = tf1.gradients(loss, list(variables.values()))
+        init = tf1.global_variables_initializer()
+    session = tf1.Session(graph=graph, config=config)
+    session.run(init)
+    return session, inputs, [loss, grads]
+
+def tf1_variant(workload, *, prebuilt=False):
+    if workload not in tf1_graphs:  # both TF1 variants share it
+        tf1_graphs[workload] = tf1_graph(*workloads[workload])
+    session, inputs, fetches = tf1_graphs[workload]
+    arrays = workloads[workload][1]
+    if prebuilt:
+        run = session.make_callable(fetches, feed_list=inputs)
+        return lambda: run(*arrays)
+    feed = dict(zip(inputs, arrays, strict=True))
+    return lambda: session.run(fetches, feed_dict=feed)
+
+
+# %%
+# **PyTorch**: TorchScript, which warns (shown below).
+import warnings
+
 script_warnings = set()  # (class, message): printed once
 
-
-def torchscript(fn):  # deprecated: it warns, shown below
+def torchscript(fn):  # deprecated: it warns
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         scripted = torch.jit.script(fn)
@@ -193,6 +185,8 @@ def torchscript(fn):  # deprecated: it warns, shown below
 
 
 # %%
+# Timing them, and they agree
+# ---------------------------
 # A cold ``torch.compile`` of even a small function takes seconds of compiling C++ on a
 # small CPU, a large part of this page's budget, so it compiles one workload only, the
 # small MLP. Every other variant runs every workload; one that fails says why.
@@ -208,17 +202,12 @@ variants = {
 }
 torch_sync, tf_sync = benchmark.gpu_syncs(torch_device, tf_device)
 sync_for = {torch_variant: torch_sync, tf2_variant: tf_sync, tf1_variant: tf_sync}
-
-
 def not_run(workload, name):
     if name == "torch.compile" and workload != COMPILED:
         return "not run: compiled on one workload only (build-time budget)"
-    return None
 
 
 # %%
-# Timing them, and they agree
-# ---------------------------
 # ``benchmark.time_workloads`` builds each variant's step, calls it once, then until its
 # time per call has *settled* (a compiler that keeps optimising is not timed while it
 # does). Then the variants take turns, round after round, so that a slow moment of the
@@ -231,16 +220,10 @@ results, outputs = benchmark.time_workloads(workloads, variants, sync_for,
 # %%
 # A fast wrong answer is worth nothing: on every workload, every variant's loss and
 # gradients must match PyTorch eager's. Float32 sums taken in a different order differ
-# in the last bits, hence a relative tolerance of ``1e-4``. TorchScript is deprecated:
-# scripting warns in torch 2.13 and 2.15, with a warning whose class differs.
+# in the last bits, hence a relative tolerance of ``1e-4``.
 checked = benchmark.check_outputs(outputs, "PyTorch eager", rtol=1e-4)
 print(f"{checked} runs checked against PyTorch eager: the losses and gradients agree")
-print(sidebyside.on_this_version("torch"))
-for category, message in sorted(script_warnings, key=str):
-    print(f"  {category.__name__}: {message}")
-assert script_warnings and all(
-    issubclass(category, DeprecationWarning | FutureWarning) and "deprecated" in message
-    for category, message in script_warnings)
+sidebyside.parity_report()
 
 # %%
 # The numbers
@@ -269,8 +252,11 @@ benchmark.say([
 ])
 
 # %%
+# Going deeper: the first call, and more numbers
+# -----------------------------------------------
+#
 # The first call, in a fresh Python
-# ---------------------------------
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # The first call pays for the graph: :term:`tracing` for ``tf.function``, building the
 # graph and opening a session for TensorFlow 1, compiling for ``torch.compile``.
 # Timed here, a first call would depend on what ran before in this process
@@ -287,8 +273,8 @@ benchmark.first_call_table(first_calls, list(variants), caption="First call in a
                            f"Python: building plus one call ({hardware})")
 
 # %%
-# Going deeper: the numbers in full
-# ---------------------------------
+# The numbers in full
+# ~~~~~~~~~~~~~~~~~~~
 # Steady-state time per training step, its spread, and its ratio to PyTorch eager on the
 # same workload (below 1 is faster than PyTorch eager).
 benchmark.step_table(results, list(variants), reference="PyTorch eager",
@@ -340,8 +326,8 @@ else:
 benchmark.say([reading])
 
 # %%
-# Going deeper: the gap between the frameworks
-# --------------------------------------------
+# The gap between the frameworks
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # Most of a large-MLP step's arithmetic is two products with the same number of
 # multiply-adds: ``x @ W1`` forward (128 × 1024 by 1024 × 1024) and, backward, the
 # gradient of ``W1``, ``xᵀ @ dz`` (1024 × 128 by 128 × 1024, where ``dz`` is the gradient
@@ -404,8 +390,8 @@ benchmark.say([
 ])
 
 # %%
-# Going deeper: how the timer measures
-# ------------------------------------
+# How the timer measures
+# ~~~~~~~~~~~~~~~~~~~~~~
 # Warm-up ends once the median of the last five calls is no more than 5 % below that of
 # the five before (10 s at most). A sample repeats the step for about 2 ms, a round takes
 # samples for about 30 ms, and every variant runs 5 rounds, up to 10 until its spread is
@@ -431,6 +417,11 @@ benchmark.say([benchmark.load() or "not reported by this system"], condition="lo
 # its own (``session_inter_op_thread_pool``), as the sessions timed above did. Counting
 # this process's threads shows it: the second session below asks ``ConfigProto`` for six
 # threads per pool and starts no pool; the third asks for a pool of its own, and gets one.
+print("On this machine (threads):")  # as Setup pinned them
+print("  PyTorch, every variant:", THREADS, "(set while timing)")
+print("  TensorFlow's intra-op pool, one per process:", tf_pools)
+print("  eager and tf.function's inter-op pool:", tf_pools)
+print("  each TF1 session's own inter-op pool:", THREADS, "(its ConfigProto)")
 
 
 def new_threads(config):
@@ -457,6 +448,18 @@ if benchmark.process_threads() is not None:  # Linux, or psutil installed
         print(f"  {name}: {count}")
     _, asked, own = started.values()
     assert asked < 6 <= own  # the shared pools stayed as they were
+
+# %%
+# TorchScript's warning
+# ~~~~~~~~~~~~~~~~~~~~~
+# TorchScript is deprecated: scripting warns in torch 2.13 and 2.15, with a warning whose class
+# differs.
+print(sidebyside.on_this_version("torch"))
+for category, message in sorted(script_warnings, key=str):
+    print(f"  {category.__name__}: {message}")
+assert script_warnings and all(
+    issubclass(category, DeprecationWarning | FutureWarning) and "deprecated" in message
+    for category, message in script_warnings)
 
 # %%
 # What to take away
@@ -486,4 +489,3 @@ for session, _, _ in tf1_graphs.values():  # nothing lingers in the next page
     session.close()
 torch.compiler.reset()
 # sphinx_gallery_end_ignore
-sidebyside.parity_report()

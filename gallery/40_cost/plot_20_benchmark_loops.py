@@ -15,13 +15,11 @@ when the length of the input changes from batch to batch: :term:`retracing`.
 # -----
 # The threads are pinned as in the first lesson, before TensorFlow runs (shown in *Going deeper*).
 import functools
-import warnings
 
 import sidebyside
 from sidebyside import benchmark
 from sidebyside.timing import time_each
 
-import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
 import torch
@@ -42,8 +40,6 @@ sidebyside.provenance(math=True)
 
 # %%
 # **TensorFlow**: the loss, one iteration per time step.
-
-
 def rnn_loss(x, y, p):
     h = tf.zeros_like(p["b_h"])
     loss = tf.zeros([])
@@ -55,13 +51,11 @@ def rnn_loss(x, y, p):
         loss = loss + tf.reduce_sum((y_hat - y_t) ** 2)
     return loss / x.shape[0]
 
-
 tf_rnn_loss = rnn_loss
 
 # %%
 # **PyTorch**: the same loss.
 Tensor, Params = torch.Tensor, dict[str, torch.Tensor]
-
 
 def rnn_loss(x: Tensor, y: Tensor, p: Params) -> Tensor:
     h = torch.zeros_like(p["b_h"])
@@ -73,7 +67,6 @@ def rnn_loss(x: Tensor, y: Tensor, p: Params) -> Tensor:
         y_hat = h @ p["W_out"] + p["b_out"]
         loss = loss + torch.sum((y_hat - y_t) ** 2)
     return loss / x.shape[0]
-
 
 torch_rnn_loss = rnn_loss
 
@@ -96,56 +89,22 @@ workloads = {f"RNN, {n} steps": (np.sin(times[n]), np.cos(times[n])) for n in LE
 # would take more of the build than this page has.
 
 # %%
-# **TensorFlow**: eager, ``tf.function``, and a TensorFlow 1
-# graph run two ways.
+# **TensorFlow**: eager and ``tf.function``.
 tf2_steps = {}  # {graph?: step}: one model, so one tf.function
-tf1_graphs = {}  # per length, shared by both TF1 variants
-tf1 = tf.compat.v1  # TensorFlow 1's API, inside TensorFlow 2
-
 
 def tf2_variant(workload, *, graph=False):
     if graph not in tf2_steps:  # one step for every length
         variables = {k: tf.Variable(v)
                      for k, v in rnn_params.items()}
         weights = list(variables.values())
-
         def step(*inputs):
             with tf.GradientTape() as tape:
                 loss = tf_rnn_loss(*inputs, variables)
             return loss, tape.gradient(loss, weights)
-
         tf2_steps[graph] = tf.function(step) if graph else step
     step = tf2_steps[graph]
     inputs = [tf.constant(a) for a in workloads[workload]]
     return lambda: step(*inputs)
-
-
-def tf1_graph(arrays):
-    """Placeholders, variables, loss, grads: built, not run."""
-    graph = tf.Graph()
-    with graph.as_default(), tf.device(tf_device):
-        inputs = [tf1.placeholder(a.dtype, a.shape)
-                  for a in arrays]
-        variables = {k: tf.Variable(v)
-                     for k, v in rnn_params.items()}
-        loss = tf_rnn_loss(*inputs, variables)
-        grads = tf1.gradients(loss, list(variables.values()))
-        init = tf1.global_variables_initializer()
-    session = tf1.Session(graph=graph, config=session_config)
-    session.run(init)
-    return session, inputs, [loss, grads]
-
-
-def tf1_variant(workload, *, prebuilt=False):
-    arrays = workloads[workload]
-    if workload not in tf1_graphs:  # both TF1 variants share it
-        tf1_graphs[workload] = tf1_graph(arrays)
-    session, inputs, fetches = tf1_graphs[workload]
-    if prebuilt:
-        run = session.make_callable(fetches, feed_list=inputs)
-        return lambda: run(*arrays)
-    feed = dict(zip(inputs, arrays, strict=True))
-    return lambda: session.run(fetches, feed_dict=feed)
 
 
 # %%
@@ -162,12 +121,52 @@ def torch_variant(workload, *, compiler=None):
     loss_fn = torch_rnn_loss
     if compiler is not None:
         loss_fn = compiler(loss_fn)
-
     def step(*inputs):
         loss = loss_fn(*inputs, tensors)
         return loss, torch.autograd.grad(loss, weights)
-
     return lambda: step(*inputs)
+
+
+# %%
+# Going deeper: the rest of the six variants
+# ------------------------------------------
+# A TensorFlow 1 graph per length, run two ways; TorchScript, its warning silenced.
+tf1_graphs = {}  # per length, shared by both TF1 variants
+tf1 = tf.compat.v1  # TensorFlow 1's API, inside TensorFlow 2
+
+
+# %%
+# **TensorFlow**: a TensorFlow 1 graph run two ways.
+def tf1_graph(arrays):
+    """Placeholders, variables, loss, grads: built, not run."""
+    graph = tf.Graph()
+    with graph.as_default(), tf.device(tf_device):
+        inputs = [tf1.placeholder(a.dtype, a.shape)
+                  for a in arrays]
+        variables = {k: tf.Variable(v)
+                     for k, v in rnn_params.items()}
+        loss = tf_rnn_loss(*inputs, variables)
+        grads = tf1.gradients(loss, list(variables.values()))
+        init = tf1.global_variables_initializer()
+    session = tf1.Session(graph=graph, config=session_config)
+    session.run(init)
+    return session, inputs, [loss, grads]
+
+def tf1_variant(workload, *, prebuilt=False):
+    arrays = workloads[workload]
+    if workload not in tf1_graphs:  # both TF1 variants share it
+        tf1_graphs[workload] = tf1_graph(arrays)
+    session, inputs, fetches = tf1_graphs[workload]
+    if prebuilt:
+        run = session.make_callable(fetches, feed_list=inputs)
+        return lambda: run(*arrays)
+    feed = dict(zip(inputs, arrays, strict=True))
+    return lambda: session.run(fetches, feed_dict=feed)
+
+
+# %%
+# **PyTorch**: TorchScript.
+import warnings
 
 
 def torchscript(fn):
@@ -190,23 +189,27 @@ variants = {
 torch_sync, tf_sync = benchmark.gpu_syncs(torch_device, tf_device)
 sync_for = {torch_variant: torch_sync, tf2_variant: tf_sync, tf1_variant: tf_sync}
 
+
 # %%
 # Timing them, and they agree
 # ---------------------------
 # Timed as in the first lesson. Every variant's loss and gradients must match PyTorch
 # eager's (the loop carries float32 round-off, hence a relative tolerance of ``1e-4``).
-results, outputs = benchmark.time_workloads(workloads, variants, sync_for,
-                                            threads=THREADS)
-checked = benchmark.check_outputs(outputs, "PyTorch eager", rtol=1e-4)
-print(f"{checked} runs checked against PyTorch eager: the losses and gradients agree")
-
-# %%
+#
 # Steady-state time per training step against the length, each framework in its colour,
 # each variant with its own marker and line (the same numbers as a table, with their
 # spreads: *Going deeper*). Look at the slopes: a variant that pays a price per operation
 # grows steeply with the number of steps.
+results, outputs = benchmark.time_workloads(workloads, variants, sync_for,
+                                            threads=THREADS)
+checked = benchmark.check_outputs(outputs, "PyTorch eager", rtol=1e-4)
+print(f"{checked} runs checked against PyTorch eager: the losses and gradients agree")
+# sphinx_gallery_start_ignore
+# sphinx_gallery_thumbnail_number = 1
+import matplotlib.pyplot as plt
+
 timed = {w: benchmark.measured(by) for w, by in results.items()}
-figure, ax = plt.subplots(figsize=(7.5, 3.3))
+figure, ax = plt.subplots(figsize=(7.5, 2.7))
 benchmark.plot_series(ax, {
     name: (LENGTHS, [timed[w][name].median * 1e3 for w in workloads])
     for name in variants if all(name in by for by in timed.values())},
@@ -214,7 +217,7 @@ benchmark.plot_series(ax, {
     title=f"One RNN training step ({THREADS} thread)")
 ax.set_xticks(LENGTHS)
 figure.tight_layout()
-# sphinx_gallery_thumbnail_number = 1
+# sphinx_gallery_end_ignore
 
 # %%
 # Changing lengths: what retracing costs
@@ -233,7 +236,6 @@ figure.tight_layout()
 lengths = [10 * int(rng.integers(1, 4)) for _ in range(60)]
 sequences = {n: workloads[f"RNN, {n} steps"] for n in LENGTHS}
 
-
 def rnn_loss_any_length(x, y, p):
     h = tf.zeros_like(p["b_h"])
     loss = tf.zeros([])
@@ -244,10 +246,8 @@ def rnn_loss_any_length(x, y, p):
         loss = loss + tf.reduce_sum((y_hat - y_t) ** 2)
     return loss / tf.cast(tf.shape(x)[0], tf.float32)
 
-
 variables = {name: tf.Variable(value) for name, value in rnn_params.items()}
 sequence = tf.TensorSpec([None, 1], tf.float32)
-
 
 @tf.function(input_signature=[sequence, sequence])
 def any_length_step(x, y):
@@ -255,15 +255,11 @@ def any_length_step(x, y):
         loss = rnn_loss_any_length(x, y, variables)
     return loss, tape.gradient(loss, list(variables.values()))
 
-
 per_length_step = tf.function(tf2_steps[False])  # the eager step, traced anew
 eager = {n: torch_variant(f"RNN, {n} steps") for n in LENGTHS}  # nothing to trace
 tf_inputs = {n: [tf.constant(a) for a in pair] for n, pair in sequences.items()}
-
-
 def batches(step):  # one call per batch, in the order of lengths
     return [functools.partial(step, *tf_inputs[n]) for n in lengths]
-
 
 with benchmark.torch_threads(THREADS):
     seconds = {
@@ -281,16 +277,10 @@ assert per_length_step.experimental_get_tracing_count() == len(set(lengths)) == 
 assert any_length_step.experimental_get_tracing_count() == 1
 
 # %%
-# Every batch's time, in order, drawn and read: the calls that traced stand out, once
-# per new length without a signature, once in all with one.
+# Every batch's time, in order, read: the calls that traced stand out, once per new
+# length without a signature, once in all with one (*Going deeper* draws them).
 traced = {"tf.function, no signature": sorted({lengths.index(n) for n in set(lengths)}),
           "tf.function, time dimension None": [0], "PyTorch eager": []}
-figure, ax = plt.subplots(figsize=(7.5, 3.3))
-benchmark.plot_series(ax, {name: (range(1, 61), [t * 1e3 for t in s])
-                           for name, s in seconds.items()},
-                      xlabel="batch", ylabel="ms per batch (log)",
-                      title="60 RNN batches of changing length", markevery=5)
-figure.tight_layout()
 retracing = []
 for name, s in seconds.items():
     after = benchmark.duration(np.median(np.delete(s, traced[name])))
@@ -301,10 +291,27 @@ for name, s in seconds.items():
         else f"nothing to trace; the median batch took {after}")
         + f"; all 60 batches {benchmark.duration(sum(s))}.")
 benchmark.say(retracing)
+sidebyside.parity_report()
 
 # %%
-# Going deeper: the numbers in full
-# ---------------------------------
+# Going deeper: the numbers in full, and more
+# -------------------------------------------
+#
+# Every batch's time, drawn
+# ~~~~~~~~~~~~~~~~~~~~~~~~~
+# The 60 batches in order: the calls that traced stand out.
+import matplotlib.pyplot as plt
+
+figure, ax = plt.subplots(figsize=(7.5, 3.3))
+benchmark.plot_series(ax, {name: (range(1, 61), [t * 1e3 for t in s])
+                           for name, s in seconds.items()},
+                      xlabel="batch", ylabel="ms per batch (log)",
+                      title="60 RNN batches of changing length", markevery=5)
+figure.tight_layout()
+
+# %%
+# The numbers in full
+# ~~~~~~~~~~~~~~~~~~~
 # Steady-state time per training step, its spread, and its ratio to PyTorch eager on the
 # same length (below 1 is faster than PyTorch eager), and the threads they ran on.
 hardware = benchmark.hardware(torch_device)
@@ -350,8 +357,8 @@ benchmark.warmup_table(results, list(variants), caption="Warm-up until settled: 
                        f"and time beyond the steady state ({hardware})")
 
 # %%
-# Going deeper: what TorchScript compiled
-# ---------------------------------------
+# What TorchScript compiled
+# ~~~~~~~~~~~~~~~~~~~~~~~~~
 # ``tf.function`` and TensorFlow 1 unroll the Python loop at tracing time: their graphs
 # grow with the length. TorchScript compiles the ``for`` loop into a ``prim::Loop`` node,
 # whose trip count is read at run time, and its optimiser unrolls a few iterations inside
@@ -386,8 +393,8 @@ assert optimised[10].count("aten::matmul") == optimised[30].count("aten::matmul"
 assert tf_matmuls[30] > tf_matmuls[10] and "prim::profile" in fresh
 
 # %%
-# Going deeper: why ``reduce_retracing`` is not enough
-# ----------------------------------------------------
+# Why ``reduce_retracing`` is not enough
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # Can ``tf.function`` relax the shape by itself? With ``reduce_retracing=True`` it
 # traces a new length with the time dimension as ``None``, as Dynamo's automatic dynamic
 # shapes do; but the Python loop above needs a number of steps, and ``range(None)``
@@ -424,4 +431,3 @@ except TypeError as error:
 for session, _, _ in tf1_graphs.values():  # nothing lingers in the next page
     session.close()
 # sphinx_gallery_end_ignore
-sidebyside.parity_report()

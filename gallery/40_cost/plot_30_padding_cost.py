@@ -16,15 +16,10 @@ both ways: the counts are exact, the times this build's measurements.
 # seed for everything. The four sequences of 6, 2, 4 and 3 steps of :ref:`batches of different
 # lengths <sphx_glr_auto_examples_20_control_flow_plot_50_padded_batches.py>` come back, padded
 # with zeros (:term:`padding`), with their mask: ``True`` at the real steps.
-import re
-
 import sidebyside
-from sidebyside import show_error
 from sidebyside.benchmark import compare, duration, time_variants
-from sidebyside.graphs import TORCH_COLOR
 from sidebyside.parity import to_numpy
 
-import matplotlib.pyplot as plt
 import numpy as np
 import tensorflow as tf
 import torch
@@ -144,13 +139,11 @@ for spread in spreads:
 # everything above they are not checked.**
 timed_gru = torch.nn.GRU(32, 128, batch_first=True).to(torch_device)
 
-
 def padded_masked(x, lengths):
     out, _ = timed_gru(x)
     steps = torch.arange(x.shape[1], device=x.device)
     out = out * (steps < lengths[:, None])[..., None]
     return out, out[torch.arange(len(lengths)), lengths - 1]
-
 
 def packed_unpacked(x, lengths):
     packed = pack_padded_sequence(x, lengths.cpu(), batch_first=True, enforce_sorted=False)
@@ -158,13 +151,9 @@ def packed_unpacked(x, lengths):
     out, _ = pad_packed_sequence(out, batch_first=True, total_length=x.shape[1])
     return out, h[0]
 
-
 sync = torch.cuda.synchronize if torch_device == "cuda" else None
-
-
 def variant(way, x, lengths):  # what time_variants takes: (make, sync)
     return (lambda: lambda: way(x, lengths)), sync
-
 
 timings, runs = {}, {}
 # sphinx_gallery_start_ignore
@@ -199,8 +188,12 @@ print("  a quarter of the rows is", compare(rows_timed, "8 rows", "32 rows"))
 most = all_rows.median * (1 + all_rows.spread) / (fewer.median * max(1 - fewer.spread, 1e-9))
 print("  so part of a step's cost does not shrink with its rows" if most < 4 else
       "  within the spreads, that may be 4x: no part that does not shrink is shown")
-
+# sphinx_gallery_start_ignore
 # sphinx_gallery_thumbnail_number = 1
+from sidebyside.graphs import TORCH_COLOR
+
+import matplotlib.pyplot as plt
+
 fig, (ax_steps, ax_time) = plt.subplots(1, 2, figsize=(11, 3.6))
 for name, style, marker, index in (("padded + mask", "-", "o", 1),
                                    ("packed + unpack", "--", "s", 2)):
@@ -219,6 +212,7 @@ for ax in (ax_steps, ax_time):
     ax.legend()
 fig.tight_layout()
 plt.show()
+# sphinx_gallery_end_ignore
 
 # %%
 # Read the last column against the step ratio: a packed batch saves time only where the lengths
@@ -240,6 +234,8 @@ plt.show()
 
 # %%
 # **TensorFlow (tf.RaggedTensor)**: rows of different lengths.
+import re
+
 ragged = tf.RaggedTensor.from_row_lengths(
     np.concatenate(sequences), row_lengths=lengths
 )
@@ -270,7 +266,7 @@ print("stored time steps:", nested.values().shape[0])
 print("offsets():", nested.offsets().tolist())
 padded = nested.to_padded_tensor(0.0)
 assert np.array_equal(to_numpy(padded), x_padded)
-show_error(ValueError, torch_gru, nested)
+sidebyside.show_error(ValueError, torch_gru, nested)
 
 # %%
 # They agree

@@ -284,7 +284,6 @@ for b in BATCHES:
 # The numbers in full
 # ~~~~~~~~~~~~~~~~~~~
 # Each way's median and spread, a row per batch: the numbers the chart draws.
-print(f"On this machine (threads):\n  PyTorch: {THREADS}\n  TensorFlow's pools: {tf_pools}")
 for who in ("TF", "PyTorch"):
     names = [n for n in ways if n.startswith(who)]
     print(f"On this machine (timed): {who}, median ±spread")
@@ -292,6 +291,9 @@ for who in ("TF", "PyTorch"):
     for b in sorted(BATCHES):
         print(f"  {b:>5}" + "".join((with_spread(t) if isinstance(t, Timing) else t.split(":")[0])
                                     .rjust(19) for t in (results[b][n] for n in names)))
+# sphinx_gallery_start_ignore
+print(f"On this machine (threads):\n  PyTorch: {THREADS}\n  TensorFlow's pools: {tf_pools}")
+# sphinx_gallery_end_ignore
 
 # %%
 # More on Inductor

@@ -213,7 +213,7 @@ torch_results["10-step loop"] = y
 
 # %%
 # Going deeper: in training, one graph still keeps every step
-# ----------------------------------------------------------
+# -----------------------------------------------------------
 # One graph serves every length, but training must keep what each step's gradient needs, which
 # grows with the length in both frameworks, as the record of a Python loop does. In TensorFlow,
 # asking for gradients of a ``While`` gives it extra outputs: lists with one entry per step (shown

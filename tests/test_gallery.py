@@ -40,3 +40,12 @@ def test_every_line_of_code_in_a_pane_fits_the_pane(tmp_path):
         f"x = {'1 + ' * 30}1\n\n# %%\n# Not a pane.\ny = {'1 + ' * 30}1\n"
     )
     assert lint_panes.long_pane_lines(wide) == [f"{wide}:8: 125 > 64 characters in a pane"]
+
+
+def test_no_cell_marker_is_swallowed_by_the_text_above_it():
+    """A ``# %%`` right under a comment line is read as text ("%%" on the page, and a title
+    under it merged into the paragraph): a blank line must separate them."""
+    for script in GALLERY_SCRIPTS:
+        lines = script.read_text().splitlines()
+        for number, (above, line) in enumerate(zip(lines, lines[1:], strict=False), start=2):
+            assert not (line.startswith("# %%") and above.startswith("#")), f"{script.name}:{number}"

@@ -306,6 +306,7 @@ plt.show()
 # %%
 # Going deeper: more on breaks, limits and tracers
 # ------------------------------------------------
+
 # %%
 # ``fullgraph=True``, and a ``print`` out of the way
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~

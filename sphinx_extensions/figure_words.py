@@ -12,11 +12,14 @@ build, which executes the examples:
   (``fonts-noto-cjk``; without one, the Chinese pages keep the English figure);
 * ``use_translated_figures`` (``doctree-read``) shows those on the Chinese pages.
 
-Notebook pages' figures (the landing page) stay as drawn.
+A notebook page's figure (the landing page) is drawn in its Jupyter kernel: there
+:func:`display_translated` shows the translated pair after the light and dark images, and
+``use_translated_figures`` keeps the images of the page's language.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import html
 import os
@@ -31,7 +34,7 @@ WORD = re.compile(r"[^\W\d_]{2,}")  # two letters or more
 HIDDEN = """
 .. raw:: html
 
-   <div hidden>{spans}</div>
+   {hidden}
 """
 
 
@@ -83,29 +86,61 @@ def _cjk_font() -> str | None:
     return next((n for n in names if n.startswith("Noto Sans")), names[0] if names else None)
 
 
+@contextlib.contextmanager
+def _drawn_in(words, table: dict, font: str):
+    """The figure's words translated by ``table`` while inside, restored after."""
+    kept = [(t, t.get_text(), t.get_fontfamily()) for t in words]
+    try:
+        for text, english, family in kept:
+            text.set_text(table.get(_one_line(english), english))
+            text.set_fontfamily([*family, font])  # Latin letters keep their font
+        yield
+    finally:
+        for text, english, family in kept:
+            text.set_text(english)
+            text.set_fontfamily(family)
+
+
+def _tables(words, src_dir: Path):
+    """(language, catalogue, font) for each language that translates any of the words."""
+    font = _cjk_font()
+    for language in TRANSLATED:
+        table = _catalogue(src_dir, language)
+        if font and any(table.get(_one_line(t.get_text())) for t in words):
+            yield language, table, font
+
+
 def save_translated(fig, light: Path, dark: Path, save: dict, src_dir: Path) -> list[str]:
     """Save ``fig`` with its words translated, beside ``light`` and ``dark``, for each language
     whose catalogue translates any of them; return the words (English)."""
     words = _figure_words(fig)
-    font = _cjk_font()
-    for language in TRANSLATED:
-        table = _catalogue(src_dir, language)
-        if not font or not any(table.get(_one_line(t.get_text())) for t in words):
-            continue
-        kept = [(t, t.get_text(), t.get_fontfamily()) for t in words]
-        try:
-            for text, english, family in kept:
-                text.set_text(table.get(_one_line(english), english))
-                text.set_fontfamily([*family, font])  # Latin letters keep their font
+    for language, table, font in _tables(words, src_dir):
+        with _drawn_in(words, table, font):
             fig.savefig(language_path(light, language), **save)
             with dark_colors(fig, drawn=True):
                 dark_save = {**save, "facecolor": fig.get_facecolor()}
                 fig.savefig(language_path(dark, language), **dark_save)
-        finally:
-            for text, english, family in kept:
-                text.set_text(english)
-                text.set_fontfamily(family)
     return [_one_line(t.get_text()) for t in words]
+
+
+def display_translated(fig, png_key: str, title: str, options: dict) -> None:
+    """A notebook page's figure (figures' IPython extension, in the page's kernel, whose folder
+    holds the catalogues): after its light and dark images, the translated pair of each language
+    (PNG metadata ``Language``), then its words as hidden HTML for the catalogue."""
+    from IPython.core.pylabtools import print_figure
+    from IPython.display import publish_display_data
+
+    words = _figure_words(fig)
+    for language, table, font in _tables(words, Path.cwd()):
+        with _drawn_in(words, table, font):
+            for variant in ("light", "dark"):
+                metadata = {png_key: variant, "Title": title, "Language": language}
+                with dark_colors(fig) if variant == "dark" else contextlib.nullcontext():
+                    data = print_figure(fig, "png", base64=True, metadata=metadata, **options)
+                publish_display_data({"image/png": data, "text/plain": repr(fig)})
+    if words:
+        hidden = hidden_html(dict.fromkeys(_one_line(t.get_text()) for t in words))
+        publish_display_data({"text/html": hidden})
 
 
 def _one_line(text: str) -> str:
@@ -113,26 +148,41 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def hidden_words(words) -> str:
-    """reST for the page: the figures' words as hidden ``sbs-t`` spans (for the catalogue)."""
+def hidden_html(words) -> str:
+    """The figures' words as hidden ``sbs-t`` spans (for the catalogue); "" for none."""
     spans = "".join(f'<span class="sbs-t">{html.escape(word)}</span>' for word in words)
-    return HIDDEN.format(spans=spans) if spans else ""
+    return f"<div hidden>{spans}</div>" if spans else ""
+
+
+def hidden_words(words) -> str:
+    """reST for a gallery page: :func:`hidden_html` as a raw block."""
+    hidden = hidden_html(words)
+    return HIDDEN.format(hidden=hidden) if hidden else ""
 
 
 def use_translated_figures(app, doctree) -> None:
-    """On a translated page, each figure with a translated variant shows that variant."""
+    """Each page shows its language's figures: a gallery figure's translated variant where one
+    exists; of a notebook page's images (PNG metadata ``Language``), those of the page's
+    language, or the English ones where a figure has none."""
     from docutils import nodes
+    from PIL import Image
 
     language = app.config.language
-    if language not in TRANSLATED:
-        return
     srcdir = Path(app.srcdir)
     here = Path(app.env.doc2path(app.env.docname)).parent
-    for image in doctree.findall(nodes.image):
+    notebook_images = []
+    for image in list(doctree.findall(nodes.image)):
         uri = image["uri"]
         path = srcdir / uri.lstrip("/") if uri.startswith("/") else here / uri
-        if language_path(path, language).exists():
+        if language in TRANSLATED and language_path(path, language).exists():
             image["uri"] = str(language_path(Path(uri), language)).replace(os.sep, "/")
+        elif path.suffix == ".png" and path.exists() and "sphx-glr" not in " ".join(image["classes"]):
+            with Image.open(path) as png:
+                notebook_images.append((image, png.info.get("Language", "en"), png.info.get("Title")))
+    translated = {title for _, drawn_in, title in notebook_images if drawn_in == language}
+    for image, drawn_in, title in notebook_images:
+        if drawn_in != language and (drawn_in != "en" or title in translated):
+            image.parent.remove(image)
 
 
 def setup(app):

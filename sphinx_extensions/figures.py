@@ -156,7 +156,6 @@ def load_ipython_extension(ipython) -> None:
 def _display_light_and_dark(fig) -> None:
     from IPython.core.pylabtools import print_figure
     from IPython.display import publish_display_data
-
     try:
         from matplotlib_inline.config import InlineBackend
 
@@ -173,6 +172,7 @@ def _display_light_and_dark(fig) -> None:
         )
     for data in (light, dark):
         publish_display_data({"image/png": data, "text/plain": repr(fig)})
+    figure_words.display_translated(fig, PNG_KEY, title, options)
 
 
 KERNEL_CONFIG = """\

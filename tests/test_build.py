@@ -557,3 +557,11 @@ def test_every_figure_is_shown_and_the_chinese_pages_draw_its_words_in_chinese(s
                 assert "<img" not in hidden, f"{where}: a figure inside a hidden element"
             translated += language == "zh_CN" and any("_zh_CN." in src for src in images)
     assert translated >= 10, f"only {translated} Chinese pages draw their figures' words in Chinese"
+    # The landing page's figure, drawn in its notebook's kernel: its own pair on each edition.
+    landing = {
+        language: re.findall(r'<img [^>]*class="only-(?:light|dark)" src="([^"]+)"',
+                             (site / language / "index.html").read_text(encoding="utf-8"))
+        for language in ("", "zh_CN")
+    }
+    assert len(landing[""]) == len(landing["zh_CN"]) == 2, landing
+    assert not {Path(src).name for src in landing[""]} & {Path(s).name for s in landing["zh_CN"]}

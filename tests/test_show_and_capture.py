@@ -31,6 +31,13 @@ def test_show_error_insists_on_the_error():
         sidebyside.show_error(ValueError, lambda: 1)
     with pytest.raises(KeyError):  # another error is not swallowed
         sidebyside.show_error(ValueError, dict.__getitem__, {}, "x")
+    with pytest.raises(AssertionError, match="ValueError or RuntimeError expected"):
+        sidebyside.show_error((ValueError, RuntimeError), lambda: 1)
+
+
+def test_show_error_takes_either_of_several_types(capsys):
+    sidebyside.show_error((ValueError, KeyError), dict.__getitem__, {}, "x")
+    assert capsys.readouterr().out == "KeyError: 'x'\n"
 
 
 def test_show_error_cuts_the_message(capsys):

@@ -23,7 +23,8 @@ def wrap(text: str, indent: str = "", hang: str = "", width: int = PANE_WIDTH) -
 def show_error(
     error_type, call, *args, indent: str = "", cut: str | None = None, **kwargs
 ) -> None:
-    """Call ``call(*args, **kwargs)``, which must raise ``error_type``; print the error's type
+    """Call ``call(*args, **kwargs)``, which must raise ``error_type`` (a class, or a tuple of
+    them where the class differs by device or release); print the error's type
     and the first line of its message (up to ``cut``, where given: " (" drops a parenthesis,
     " Hint:" a hint), wrapped to the pane with a hanging indent. Returns nothing, so that a
     call ending a notebook cell or a gallery block shows no ``Out``.
@@ -38,7 +39,9 @@ def show_error(
             line = line.split(cut)[0]
         print(wrap(f"{type(error).__name__}: {line}", indent, hang="  "))
         return
-    raise AssertionError(f"{error_type.__name__} expected, but the call raised nothing")
+    names = " or ".join(t.__name__ for t in (error_type if isinstance(error_type, tuple)
+                                               else (error_type,)))
+    raise AssertionError(f"{names} expected, but the call raised nothing")
 
 
 #: The heading of a block of output that differs by machine ("On this machine (oneDNN on):") or

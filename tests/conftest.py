@@ -2,7 +2,6 @@
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -111,20 +110,48 @@ def shard_builds(request, tmp_path_factory) -> list[tuple[Path, subprocess.Popen
     return builds
 
 
+def build_site(tmp: Path, english: Future) -> Path:
+    """The whole site, both languages, in ``tmp``, exactly as `make html` builds it; ``english``
+    gets the site's folder once the English pages (and the downloads) are built."""
+    docs = make_project(tmp)
+    try:
+        for language, out in (("en", tmp / "html"), ("zh_CN", tmp / "html" / "zh_CN")):
+            result = sphinx_build(docs, out, language=language)
+            assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-6000:]
+            if language == "en":
+                english.set_result(out)
+    except BaseException as error:
+        if not english.done():
+            english.set_exception(error)
+        raise
+    return tmp / "html"
+
+
 @pytest.fixture(scope="session")
-def site(tmp_path_factory, shard_builds) -> Path:
-    """The whole site, both languages, built once per test session exactly as `make html` does.
+def english_site() -> Future:
+    """The site's folder once its English pages are built (the Chinese ones follow)."""
+    return Future()
+
+
+@pytest.fixture(scope="session")
+def building_site(tmp_path_factory, background, shard_builds, english_site) -> Future:
+    """The site's build, going on in the background from the session's start (after the shards'
+    start, so that they share the cores) while the tests that need no site run.
 
     SIDEBYSIDE_SITE=docs/_build/html reuses a site built already (quick loops on page tests).
     """
     if os.environ.get("SIDEBYSIDE_SITE"):
-        return Path(os.environ["SIDEBYSIDE_SITE"]).resolve()
-    tmp = tmp_path_factory.mktemp("site")
-    docs = make_project(tmp)
-    for language, out in (("en", tmp / "html"), ("zh_CN", tmp / "html" / "zh_CN")):
-        result = sphinx_build(docs, out, language=language)
-        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-6000:]
-    return tmp / "html"
+        built = Future()
+        built.set_result(Path(os.environ["SIDEBYSIDE_SITE"]).resolve())
+        english_site.set_result(built.result())
+        return built
+    return background.submit(build_site, tmp_path_factory.mktemp("site"), english_site)
+
+
+@pytest.fixture(scope="session")
+def site(building_site) -> Path:
+    """The whole site, both languages, built once per test session exactly as `make html` does."""
+    return building_site.result()
 
 
 @pytest.fixture(scope="session")
@@ -215,8 +242,9 @@ def run_downloads(reader, downloads) -> list[dict]:
 
 @pytest.fixture(scope="session")
 def background():
-    """Two threads for work that waits on processes of its own while the tests go on."""
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    """Threads for work that waits on processes of its own while the tests go on: the site's
+    build, the reader's install, the reader's runs."""
+    with ThreadPoolExecutor(max_workers=3) as pool:
         yield pool
 
 
@@ -231,26 +259,52 @@ def reader(reader_setup):
     """(python, folder, env) of the reader's environment, once it is installed."""
     python, home, env = reader_setup.result()
     yield python, home, env
-    shutil.rmtree(Path(python).parents[1])  # some GB (PyPI's CUDA torch): not kept by pytest
+    # Some GB (PyPI's CUDA torch), not kept by pytest: removed by a process that outlives the
+    # session rather than in its last seconds.
+    subprocess.Popen(["rm", "-rf", str(Path(python).parents[1])], start_new_session=True)
+
+
+def downloads_of(site: Path) -> dict[str, Path]:
+    """Every downloadable gallery file of a built site, by file name."""
+    return {path.name: path for path in site.glob("_downloads/*/plot_*") if path.suffix != ".zip"}
 
 
 @pytest.fixture(scope="session")
 def downloads(site) -> dict[str, Path]:
     """Every downloadable gallery file of the built site, by file name."""
-    return {path.name: path for path in site.glob("_downloads/*/plot_*") if path.suffix != ".zip"}
+    return downloads_of(site)
 
 
 @pytest.fixture(scope="session")
-def reader_runs(downloads, reader, background) -> Future:  # the site first, then the reader
-    """Every download run by the reader (test_reader.run_downloads), going on in the background."""
-    return background.submit(run_downloads, reader, downloads)
+def reader_runs(building_site, english_site, reader_setup, background) -> Future:
+    """Every download run by the reader (run_downloads), in the background as soon as both the
+    English pages (the downloads) and the reader's environment are ready."""
+    return background.submit(
+        lambda: run_downloads(reader_setup.result(), downloads_of(english_site.result()))
+    )
+
+
+# Fixtures a test waits for, in the order they become ready: such tests run after the others.
+READY_LATER = (("reader", "reader_setup"), ("site", "building_site", "merged_site", "reader_runs"))
+
+
+def pytest_collection_modifyitems(items):
+    """Tests that need no built site and no reader run first, while those build in the
+    background; then those that need the reader's environment; then the rest (a stable sort:
+    each group keeps its files' order)."""
+
+    def waits_for(item) -> int:
+        needs = set(item.fixturenames)
+        return max((i + 1 for i, names in enumerate(READY_LATER) if needs & set(names)), default=0)
+
+    items.sort(key=waits_for)
 
 
 @pytest.fixture(scope="session", autouse=True)
 def start_early(request, background):
-    """Before the first test: the reader's environment starts installing while the site builds
-    (and the shards with it); once both are ready, the reader's runs go on in the background
-    while the other tests use the site. Only for what the selected tests need."""
-    if _selected(request, "reader_runs"):
-        request.getfixturevalue("reader_setup")  # installs while the site builds
-        request.getfixturevalue("reader_runs")
+    """Before the first test: the shards' builds, the site's build and the reader's install start
+    in the background (each only where a selected test needs it), and the reader's runs follow
+    them; the tests that need none of these run meanwhile (pytest_collection_modifyitems)."""
+    for fixture in ("shard_builds", "building_site", "reader_setup", "reader_runs"):
+        if _selected(request, fixture):
+            request.getfixturevalue(fixture)

@@ -22,6 +22,7 @@ import site_build  # noqa: E402  (tools/ is a folder of scripts: the one build r
 import site_server  # noqa: E402
 
 from sphinx_extensions import shards  # noqa: E402  (building on several machines)
+from sphinx_extensions.downloads import with_install_header  # noqa: E402
 
 GALLERY_SCRIPTS = sorted((ROOT / "gallery").rglob("plot_*.py"))
 # Pages that print timings, so their text differs from run to run.
@@ -225,19 +226,35 @@ def make_reader(tmp: Path):
     return venv / "bin/python", home, env
 
 
-def run_downloads(reader, downloads) -> list[dict]:
-    """Run every downloaded script (``python plot_x.py``) and the notebooks a reader runs
-    (every cell, in a Jupyter kernel), each in a process of its own from the reader's folder, two
-    at a time, the longest first (docs/example_times.json): tools/run_downloads.py's results."""
+def run_downloads(reader, english_site: Future) -> list[dict]:
+    """Run every downloaded script (``python plot_x.py``) and the notebooks a reader runs (every
+    cell, in a Jupyter kernel), each in a process of its own from the reader's folder, two at a
+    time, the longest first (docs/example_times.json): tools/run_downloads.py's results.
+
+    The scripts start at once, made as the build makes them (``with_install_header``: test_reader
+    checks that the site's downloads are these bytes); the notebooks once the English pages are
+    built (``english_site``)."""
     python, home, env = reader
     times = json.loads((ROOT / "docs" / "example_times.json").read_text())
     by_name = {Path(name).stem: seconds for name, seconds in times.items()}
-    files = [downloads[s.name] for s in GALLERY_SCRIPTS]
-    notebooks = run_downloads_tool.notebooks_to_run(GALLERY_SCRIPTS)
-    files += [downloads[s.stem + ".ipynb"] for s in notebooks]
-    files.sort(key=lambda path: -by_name.get(path.stem, 0))
-    return run_downloads_tool.run_all(files, str(python), home, env)
+    made = home.parent / "downloads"
+    made.mkdir()
+    scripts = []
+    for source in sorted(GALLERY_SCRIPTS, key=lambda path: -by_name.get(path.stem, 0)):
+        scripts.append(made / source.name)
+        scripts[-1].write_text(with_install_header(source.read_text(encoding="utf-8")),
+                               encoding="utf-8")
 
+    def notebook(script: Path) -> Path:
+        return downloads_of(english_site.result())[script.stem + ".ipynb"]
+
+    runs = [lambda path=path: path for path in scripts] + [
+        lambda script=script: notebook(script)
+        for script in run_downloads_tool.notebooks_to_run(GALLERY_SCRIPTS)
+    ]
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        return list(pool.map(lambda run: run_downloads_tool.run_one(run(), str(python), home, env),
+                             runs))
 
 
 @pytest.fixture(scope="session")
@@ -277,10 +294,10 @@ def downloads(site) -> dict[str, Path]:
 
 @pytest.fixture(scope="session")
 def reader_runs(building_site, english_site, reader_setup, background) -> Future:
-    """Every download run by the reader (run_downloads), in the background as soon as both the
-    English pages (the downloads) and the reader's environment are ready."""
+    """Every download run by the reader (run_downloads), in the background as soon as the
+    reader's environment is ready (``building_site``: the notebooks wait for its English pages)."""
     return background.submit(
-        lambda: run_downloads(reader_setup.result(), downloads_of(english_site.result()))
+        lambda: run_downloads(reader_setup.result(), english_site)
     )
 
 

@@ -1,6 +1,7 @@
 """The built site in a real browser: Debian's Chromium, driven by Playwright, served on 127.0.0.1."""
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -39,8 +40,8 @@ def browser():
 class Watched:
     """A page that records console errors, failed requests and requests to other hosts."""
 
-    def __init__(self, browser, width: int):
-        self.page = browser.new_page(viewport={"width": width, "height": 900})
+    def __init__(self, browser, width: int, height: int = 900):
+        self.page = browser.new_page(viewport={"width": width, "height": height})
         self.problems: list[str] = []
         self.page.on("console", self._console)
         self.page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
@@ -81,20 +82,39 @@ AXE_RUN = """async () => (await axe.run(document)).violations
     .map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => n.target).join(' | ')}`)"""
 
 
+SIDEWAYS = """() => [...document.querySelectorAll('.sbs-pane pre')].map(pre => [
+    pre.scrollWidth - pre.clientWidth,
+    pre.textContent.split('\\n').reduce((a, b) => (b.length > a.length ? b : a))])"""
+
+
+def is_core_lesson(path: str) -> bool:
+    """An English lesson page, not a reference page nor the appendix."""
+    return (path.startswith("auto_examples/") and "/plot_" in path
+            and "30_reference" not in path and "gru_gate_order" not in path)
+
+
 @pytest.fixture(scope="module")
-def audit(site, server, browser) -> dict[str, list[str]]:
-    """Every page opened once at 1280 px: what went wrong loading it (console errors, failed or
-    external requests); on every English page and ZH_SAMPLE, axe-core's serious violations in
-    light mode, then in dark mode, and the figures that show as bright slabs in dark mode."""
+def audit(site, server, browser) -> dict:
+    """Every page opened once at 1280×800 and checked there: what went wrong loading it (console
+    errors, failed or external requests); each core lesson's height in screens as first shown
+    (folds closed); on every English page and ZH_SAMPLE, axe-core's serious violations in light
+    mode, then in dark mode, and the figures that show as bright slabs in dark mode; last, on
+    every English lesson, the code and output blocks in panes that scroll sideways at 1280, 1440
+    and 1920 px (laid out again at each width)."""
     pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
     pages = [page for page in pages if "_static/" not in page]  # theme fragments
     audited = set(reader_pages(site) + ZH_SAMPLE)
-    watched = Watched(browser, 1280)
-    found = {"loading": [], "axe": [], "bright": [], "figures": []}
+    watched = Watched(browser, 1280, 800)
+    found = {"loading": [], "axe": [], "bright": [], "figures": [], "heights": {},
+             "sideways": [], "pane blocks": 0}
     for path in pages:
         watched.problems.clear()
         page = watched.goto(f"{server}/{path}", wait_until="load")  # scripts ran, files came
         found["loading"] += [f"{path}: {problem}" for problem in watched.problems]
+        if is_core_lesson(path):
+            load_every_image(page)
+            found["heights"][Path(path).stem] = page.evaluate(
+                "document.documentElement.scrollHeight") / 800
         if path not in audited:
             continue
         page.add_style_tag(content="* { transition: none !important; }")  # colours settle now
@@ -113,6 +133,14 @@ def audit(site, server, browser) -> dict[str, list[str]]:
             found["figures"].append(path)
             if bright_share(figure.screenshot()) > 0.5:
                 found["bright"].append(f"{path}: {figure.get_attribute('src')}")
+        if re.fullmatch(r"auto_examples/[^/]+/plot_[^/]+\.html", path):
+            for width in (1280, 1440, 1920):
+                page.set_viewport_size({"width": width, "height": 800})
+                blocks = page.evaluate(SIDEWAYS)
+                found["pane blocks"] += len(blocks)
+                found["sideways"] += [f"{Path(path).name} at {width}: {line!r}"
+                                      for extra, line in blocks if extra > 1]
+            page.set_viewport_size({"width": 1280, "height": 800})
     watched.page.close()
     assert len(pages) >= 10 and len(audited) >= 10
     return found
@@ -266,23 +294,9 @@ def themed_page(browser, mode: str, width: int = 1280):
     return context.new_page()
 
 
-def test_no_code_or_output_in_a_pane_scrolls_sideways(site, server, browser):
-    """Both panes show every line whole at laptop widths (tools/lint_panes.py keeps code to 64):
-    each lesson loaded once, laid out again at each width."""
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    clipped, blocks = [], 0
-    for script in sorted(site.glob("auto_examples/*/plot_*.html")):
-        page.goto(f"{server}/{script.relative_to(site).as_posix()}")
-        for width in (1280, 1440, 1920):
-            page.set_viewport_size({"width": width, "height": 900})
-            found = page.evaluate(
-                """() => [...document.querySelectorAll('.sbs-pane pre')].map(pre => [
-                     pre.scrollWidth - pre.clientWidth,
-                     pre.textContent.split('\\n').reduce((a, b) => (b.length > a.length ? b : a))])"""
-            )
-            blocks += len(found)
-            clipped += [f"{script.name} at {width}: {line!r}" for extra, line in found if extra > 1]
-    page.close()
+def test_no_code_or_output_in_a_pane_scrolls_sideways(audit):
+    """Both panes show every line whole at laptop widths (tools/lint_panes.py keeps code to 64)."""
+    blocks, clipped = audit["pane blocks"], audit["sideways"]
     assert blocks > 300, f"only {blocks} blocks in panes: the pane markup changed?"
     assert not clipped, f"{len(clipped)} of {blocks} blocks scroll sideways:\n" + "\n".join(clipped)
 
@@ -486,22 +500,9 @@ def test_a_figure_opens_full_size_on_a_phone(server, browser):
     page.close()
 
 
-def lesson_heights(site, server, browser) -> dict[str, float]:
-    """Each core lesson's height in screens at 1280×800 as first shown (folds closed)."""
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-    heights = {}
-    for path in reader_pages(site):
-        if "/plot_" not in path or "30_reference" in path or "gru_gate_order" in path:
-            continue  # the reference pages and the appendix are not core lessons
-        page.goto(f"{server}/{path}", wait_until="load")
-        load_every_image(page)
-        heights[Path(path).stem] = page.evaluate("document.documentElement.scrollHeight") / 800
-    page.close()
-    return heights
-
-
-def test_a_core_lesson_can_be_finished(site, server, browser):
-    heights = lesson_heights(site, server, browser)
+def test_a_core_lesson_can_be_finished(audit):
+    """Each core lesson at most CORE_LESSON_SCREENS screens at 1280×800, as first shown."""
+    heights = audit["heights"]
     print("screens at 1280x800:", {k: round(v, 2) for k, v in sorted(heights.items())})
     assert len(heights) >= 18
     too_long = {k: round(v, 2) for k, v in heights.items() if v > CORE_LESSON_SCREENS}

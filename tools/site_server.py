@@ -25,6 +25,13 @@ def url_prefix(site: Path) -> str:
     return urlparse(sitemap).path.rsplit("/", 1)[0] + "/"
 
 
+@functools.lru_cache(maxsize=4096)
+def _body(path: Path, mtime_ns: int, gzipped: bool) -> bytes:
+    """A file's bytes, compressed once per version (as a host keeps them), not per request."""
+    body = path.read_bytes()
+    return gzip.compress(body) if gzipped else body
+
+
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
     prefix = "/"
     protocol_version = "HTTP/1.1"  # keep-alive: one connection serves many files, as on a host
@@ -46,11 +53,10 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         if not target.is_file():
             target, status = Path(self.directory) / "404.html", 404
         gzipped = target.suffix in COMPRESSED and "gzip" in self.headers.get("Accept-Encoding", "")
-        body = target.read_bytes()
+        body = _body(target, target.stat().st_mtime_ns, gzipped)
         self.send_response(status)
         self.send_header("Content-Type", self.guess_type(str(target)))
         if gzipped:
-            body = gzip.compress(body)
             self.send_header("Content-Encoding", "gzip")
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "max-age=600")

@@ -268,7 +268,7 @@ def run_matrix() -> dict | None:
 def run_tests() -> dict:
     """make test's suite (pytest), once, in make test's environment (not the build's: the build's
     thread pins are the build's own), its wall time: the suite keeps both cores busy, so its
-    memory is not sampled (sampling a tree of browsers and frameworks costs a core's tenth)."""
+    memory is not sampled (reading the PSS of a tree of browsers and frameworks takes CPU time)."""
     print("the tests: pytest, as make test runs it (caches warm) ...", flush=True)
     return measured_run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
                         cwd=ROOT, env={**os.environ, "SIDEBYSIDE_SITE": ""}, sample_memory=False)

@@ -226,35 +226,45 @@ def make_reader(tmp: Path):
     return venv / "bin/python", home, env
 
 
+#: A kernel's start and the install cell: what a notebook adds to its script's time.
+NOTEBOOK_EXTRA_SECONDS = 10
+#: Runs share the machine's cores, one run per core: each framework computes on one thread, as
+#: in the site's build (TensorFlow's and OpenMP's pools would otherwise take every core each).
+ONE_THREAD = {"OMP_NUM_THREADS": "1", "TF_NUM_INTRAOP_THREADS": "1", "TF_NUM_INTEROP_THREADS": "1"}
+#: The runs take what the other tests leave of the cores: those finish first, and the runs,
+#: which take longest, keep every core busy until the end.
+READER_NICE = 10
+
+
 def run_downloads(reader, english_site: Future) -> list[dict]:
     """Run every downloaded script (``python plot_x.py``) and the notebooks a reader runs (every
-    cell, in a Jupyter kernel), each in a process of its own from the reader's folder, two at a
-    time, the longest first (docs/example_times.json): tools/run_downloads.py's results.
+    cell, in a Jupyter kernel), each in a process of its own from the reader's folder, one per
+    core, the longest first (docs/example_times.json), at a lower priority than the other tests
+    (READER_NICE): tools/run_downloads.py's results.
 
-    The scripts start at once, made as the build makes them (``with_install_header``: test_reader
-    checks that the site's downloads are these bytes); the notebooks once the English pages are
-    built (``english_site``)."""
+    The scripts are made as the build makes them (``with_install_header``: test_reader checks
+    that the site's downloads are these bytes), so they start at once; a notebook, once the
+    English pages are built (``english_site``)."""
     python, home, env = reader
     times = json.loads((ROOT / "docs" / "example_times.json").read_text())
     by_name = {Path(name).stem: seconds for name, seconds in times.items()}
     made = home.parent / "downloads"
     made.mkdir()
-    scripts = []
-    for source in sorted(GALLERY_SCRIPTS, key=lambda path: -by_name.get(path.stem, 0)):
-        scripts.append(made / source.name)
-        scripts[-1].write_text(with_install_header(source.read_text(encoding="utf-8")),
-                               encoding="utf-8")
-
-    def notebook(script: Path) -> Path:
-        return downloads_of(english_site.result())[script.stem + ".ipynb"]
-
-    runs = [lambda path=path: path for path in scripts] + [
-        lambda script=script: notebook(script)
-        for script in run_downloads_tool.notebooks_to_run(GALLERY_SCRIPTS)
-    ]
+    runs = []  # (expected seconds, a function giving the file to run)
+    for source in GALLERY_SCRIPTS:
+        script = made / source.name
+        script.write_text(with_install_header(source.read_text(encoding="utf-8")),
+                          encoding="utf-8")
+        runs.append((by_name.get(source.stem, 0), lambda script=script: script))
+    for source in run_downloads_tool.notebooks_to_run(GALLERY_SCRIPTS):
+        notebook = source.stem + ".ipynb"
+        runs.append((by_name.get(source.stem, 0) + NOTEBOOK_EXTRA_SECONDS,
+                     lambda name=notebook: downloads_of(english_site.result())[name]))
+    runs.sort(key=lambda run: -run[0])
+    env = {**env, **ONE_THREAD}
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        return list(pool.map(lambda run: run_downloads_tool.run_one(run(), str(python), home, env),
-                             runs))
+        return list(pool.map(lambda run: run_downloads_tool.run_one(
+            run[1](), str(python), home, env, nice=READER_NICE), runs))
 
 
 @pytest.fixture(scope="session")

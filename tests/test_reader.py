@@ -72,10 +72,6 @@ def install_line_on(page: Path) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", block[1])).strip()
 
 
-def notebooks_to_run() -> list[Path]:
-    return run_downloads_.notebooks_to_run(GALLERY_SCRIPTS)
-
-
 def failures_of(reader_runs, suffix: str) -> str:
     return run_downloads_.failures([r for r in reader_runs.result() if r["name"].endswith(suffix)])
 
@@ -84,7 +80,8 @@ def test_the_notebooks_first_cell_keeps_the_frameworks_already_there(reader_runs
     """As on Colab, where torch and TensorFlow come installed: the first cell adds the helpers
     only, and says which versions the page was built with."""
     reader_runs.result()
-    first = reader[1] / (GALLERY_SCRIPTS[0].stem + ".ipynb")  # ran in a kernel, outputs kept
+    ran = run_downloads_.notebooks_to_run(GALLERY_SCRIPTS)[0]
+    first = reader[1] / (ran.stem + ".ipynb")  # ran in a kernel, outputs kept
     cell = json.loads(first.read_text())["cells"][0]
     text = "".join("".join(out.get("text", "")) for out in cell["outputs"])
     built = " and ".join(f"{name} {version}" for name, version in device.REQUIRED.items())

@@ -32,13 +32,18 @@ nbformat.write(notebook, sys.argv[1])  # the copy keeps its outputs, to be read
 """
 
 
-def run_one(download: Path, python: str, folder: Path, env: dict | None = None) -> dict:
-    """Run one download from ``folder`` (a copy of it there): its exit code, output, time."""
+def run_one(
+    download: Path, python: str, folder: Path, env: dict | None = None, nice: int = 0
+) -> dict:
+    """Run one download from ``folder`` (a copy of it there): its exit code, output, time.
+    ``nice`` > 0 runs it at a lower priority (POSIX ``nice``), behind other work on the machine."""
     local = Path(shutil.copy(download, folder / download.name))
     if download.suffix == ".ipynb":
         command = [python, "-c", NOTEBOOK_RUNNER, str(local)]
     else:
         command = [python, str(local)]
+    if nice:
+        command = ["nice", "-n", str(nice), *command]
     # A terminal takes any character (on Windows too, where a pipe would be cp1252): so does this.
     env = {**(os.environ if env is None else env), "PYTHONIOENCODING": "utf-8"}
     start = time.perf_counter()
@@ -74,12 +79,13 @@ def index_only(env: dict) -> dict:
 
 
 def notebooks_to_run(scripts: list[Path]) -> list[Path]:
-    """The scripts whose notebook a reader's test runs in a kernel: the first example's (the
-    install cell and the kernel work), and each one whose code asks whether it runs under
-    IPython (so it takes another path there). Every other notebook holds its script's code,
-    block for block, and the site's build executes those blocks one by one as a kernel does."""
+    """The scripts whose notebook a reader's test runs in a kernel: each one whose code asks
+    whether it runs under IPython (so it takes another path there), or the first example's if
+    none does. The first of them also proves the install cell, which every notebook opens with.
+    Every other notebook holds its script's code, block for block, and the site's build executes
+    those blocks one by one as a kernel does."""
     asks = [s for s in scripts if "get_ipython" in s.read_text(encoding="utf-8")]
-    return [scripts[0], *(s for s in asks if s != scripts[0])]
+    return asks or scripts[:1]
 
 
 def run_all(

@@ -429,6 +429,8 @@ def main() -> int:
         f"edit loop (EXAMPLE={EDITED}) {edit_seconds:.1f} s; that script alone "
         f"{alone_seconds:.1f} s (medians of {EDIT_LOOP_RUNS} runs each, alternately)"
     )
+    if "tests_seconds" in rebuild:
+        print(f"the tests (make test's suite, once): {rebuild['tests_seconds']:.1f} s")
     print(
         f"(peak memory: {memory}, the highest of {RUNS} runs; the largest single process of the "
         f"rebuild: {rebuild['largest_process_mib']:.0f} MiB)\n"

@@ -8,6 +8,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import sidebyside
+from sidebyside import benchmark
 
 import pytest
 
@@ -230,7 +231,7 @@ def make_reader(tmp: Path):
 NOTEBOOK_EXTRA_SECONDS = 10
 #: Runs share the machine's cores, one run per core: each framework computes on one thread, as
 #: in the site's build (TensorFlow's and OpenMP's pools would otherwise take every core each).
-ONE_THREAD = {"OMP_NUM_THREADS": "1", "TF_NUM_INTRAOP_THREADS": "1", "TF_NUM_INTEROP_THREADS": "1"}
+ONE_THREAD = dict.fromkeys(benchmark.THREAD_VARIABLES, "1")
 #: The runs take what the other tests leave of the cores: those finish first, and the runs,
 #: which take longest, keep every core busy until the end.
 READER_NICE = 10
@@ -250,21 +251,23 @@ def run_downloads(reader, english_site: Future) -> list[dict]:
     by_name = {Path(name).stem: seconds for name, seconds in times.items()}
     made = home.parent / "downloads"
     made.mkdir()
-    runs = []  # (expected seconds, a function giving the file to run)
+    runs = []  # (expected seconds, a script made here or a notebook's name)
     for source in GALLERY_SCRIPTS:
         script = made / source.name
         script.write_text(with_install_header(source.read_text(encoding="utf-8")),
                           encoding="utf-8")
-        runs.append((by_name.get(source.stem, 0), lambda script=script: script))
-    for source in run_downloads_tool.notebooks_to_run(GALLERY_SCRIPTS):
-        notebook = source.stem + ".ipynb"
-        runs.append((by_name.get(source.stem, 0) + NOTEBOOK_EXTRA_SECONDS,
-                     lambda name=notebook: downloads_of(english_site.result())[name]))
-    runs.sort(key=lambda run: -run[0])
+        runs.append((by_name.get(source.stem, 0), script))
+    runs += [(by_name.get(source.stem, 0) + NOTEBOOK_EXTRA_SECONDS, source.stem + ".ipynb")
+             for source in run_downloads_tool.notebooks_to_run(GALLERY_SCRIPTS)]
     env = {**env, **ONE_THREAD}
+
+    def run(download: Path | str) -> dict:
+        if isinstance(download, str):  # a notebook: the site's own download
+            download = downloads_of(english_site.result())[download]
+        return run_downloads_tool.run_one(download, str(python), home, env, nice=READER_NICE)
+
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        return list(pool.map(lambda run: run_downloads_tool.run_one(
-            run[1](), str(python), home, env, nice=READER_NICE), runs))
+        return list(pool.map(run, [file for _, file in sorted(runs, key=lambda r: -r[0])]))
 
 
 @pytest.fixture(scope="session")

@@ -87,10 +87,14 @@ SIDEWAYS = """() => [...document.querySelectorAll('.sbs-pane pre')].map(pre => [
     pre.textContent.split('\\n').reduce((a, b) => (b.length > a.length ? b : a))])"""
 
 
+def is_lesson(path: str) -> bool:
+    """An English gallery page (a path relative to the site's root)."""
+    return re.fullmatch(r"auto_examples/[^/]+/plot_[^/]+\.html", path) is not None
+
+
 def is_core_lesson(path: str) -> bool:
     """An English lesson page, not a reference page nor the appendix."""
-    return (path.startswith("auto_examples/") and "/plot_" in path
-            and "30_reference" not in path and "gru_gate_order" not in path)
+    return is_lesson(path) and "30_reference" not in path and "gru_gate_order" not in path
 
 
 @pytest.fixture(scope="module")
@@ -133,7 +137,7 @@ def audit(site, server, browser) -> dict:
             found["figures"].append(path)
             if bright_share(figure.screenshot()) > 0.5:
                 found["bright"].append(f"{path}: {figure.get_attribute('src')}")
-        if re.fullmatch(r"auto_examples/[^/]+/plot_[^/]+\.html", path):
+        if is_lesson(path):
             for width in (1280, 1440, 1920):
                 page.set_viewport_size({"width": width, "height": 800})
                 blocks = page.evaluate(SIDEWAYS)

@@ -25,11 +25,10 @@ def url_prefix(site: Path) -> str:
     return urlparse(sitemap).path.rsplit("/", 1)[0] + "/"
 
 
-@functools.lru_cache(maxsize=4096)
-def _body(path: Path, mtime_ns: int, gzipped: bool) -> bytes:
-    """A file's bytes, compressed once per version (as a host keeps them), not per request."""
-    body = path.read_bytes()
-    return gzip.compress(body) if gzipped else body
+@functools.lru_cache(maxsize=1024)
+def _gzipped(path: Path, mtime_ns: int) -> bytes:
+    """A file's bytes compressed, once per version of it (as a host keeps them), not per request."""
+    return gzip.compress(path.read_bytes())
 
 
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
@@ -53,7 +52,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         if not target.is_file():
             target, status = Path(self.directory) / "404.html", 404
         gzipped = target.suffix in COMPRESSED and "gzip" in self.headers.get("Accept-Encoding", "")
-        body = _body(target, target.stat().st_mtime_ns, gzipped)
+        body = _gzipped(target, target.stat().st_mtime_ns) if gzipped else target.read_bytes()
         self.send_response(status)
         self.send_header("Content-Type", self.guess_type(str(target)))
         if gzipped:

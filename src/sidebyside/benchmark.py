@@ -130,6 +130,8 @@ def torch_threads(count: int):
 
 #: The environment variables that size TensorFlow's intra-op and inter-op thread pools.
 TF_POOLS = ("TF_NUM_INTRAOP_THREADS", "TF_NUM_INTEROP_THREADS")
+#: Those and OpenMP's (PyTorch's threads on a CPU): what :func:`fresh_python` sets.
+THREAD_VARIABLES = (*TF_POOLS, "OMP_NUM_THREADS")
 
 
 def pin_threads(threads: int, *, show: bool = True):
@@ -289,8 +291,7 @@ def fresh_python(source: str, *, threads: int = 1, timeout: float = 600) -> dict
         with open(script, "w", encoding="utf-8") as file:  # a file: TorchScript reads source
             file.write(source)
         env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=empty_cache, TF_CPP_MIN_LOG_LEVEL="2")
-        for variable in ("TF_NUM_INTRAOP_THREADS", "TF_NUM_INTEROP_THREADS", "OMP_NUM_THREADS"):
-            env[variable] = str(threads)
+        env.update(dict.fromkeys(THREAD_VARIABLES, str(threads)))
         done = subprocess.run(
             [sys.executable, script], env=env, capture_output=True, text=True,
             timeout=timeout, check=False, cwd=folder,

@@ -75,12 +75,37 @@ class Watched:
 
     def _only_local(self, request):
         url = urlparse(request.url)
-        if url.scheme not in ("data", "blob", "file") and url.hostname != "127.0.0.1":
+        if url.scheme not in ("data", "blob", "file", "about") and url.hostname != "127.0.0.1":
             self.problems.append(f"external request: {request.url}")
 
     def goto(self, url: str, wait_until: str = "networkidle"):
         self.page.goto(url, wait_until=wait_until)
         return self.page
+
+    def fresh(self, width: int, height: int = 900) -> "Watched":
+        """This page as a new one would be: that size, nothing stored, nothing recorded."""
+        if not self.page.url.startswith("about:"):
+            self.page.evaluate("localStorage.clear(); sessionStorage.clear()")
+        self.page.goto("about:blank")
+        self.page.set_viewport_size({"width": width, "height": height})
+        self.problems.clear()
+        self.expected_status.clear()
+        return self
+
+
+@pytest.fixture(scope="module")
+def shared_tab(browser):
+    watched = Watched(browser, 1440)
+    yield watched
+    watched.page.close()
+
+
+@pytest.fixture
+def tab(shared_tab):
+    """``tab(width, height=900)``: one page the page tests share, made fresh for each, as a
+    reader's tab goes from page to page. A new page costs Chromium about five times the CPU
+    time that loading another page in an open one does."""
+    return shared_tab.fresh
 
 
 AXE_RUN = """async () => (await axe.run(document)).violations
@@ -178,41 +203,37 @@ def pane_boxes(page):
     return grid.locator(".sbs-tf").bounding_box(), grid.locator(".sbs-torch").bounding_box()
 
 
-def test_panes_stand_side_by_side_on_a_wide_screen(server, browser):
-    page = Watched(browser, 1440).goto(f"{server}/{EXAMPLE}")
+def test_panes_stand_side_by_side_on_a_wide_screen(server, tab):
+    page = tab(1440).goto(f"{server}/{EXAMPLE}")
     tf_box, torch_box = pane_boxes(page)
     assert abs(tf_box["y"] - torch_box["y"]) < 2, "panes do not start on the same line"
     assert tf_box["x"] + tf_box["width"] <= torch_box["x"], "TensorFlow is not left of PyTorch"
-    page.close()
 
 
-def test_panes_stack_on_a_phone(server, browser):
-    page = Watched(browser, 390).goto(f"{server}/{EXAMPLE}")
+def test_panes_stack_on_a_phone(server, tab):
+    page = tab(390).goto(f"{server}/{EXAMPLE}")
     tf_box, torch_box = pane_boxes(page)
     assert torch_box["y"] >= tf_box["y"] + tf_box["height"] - 1, "panes are not stacked"
     assert torch_box["width"] <= 390
-    page.close()
 
 
-def test_search_finds_grad_fn(server, browser):
-    page = Watched(browser, 1440).goto(f"{server}/search.html?q=grad_fn")
+def test_search_finds_grad_fn(server, tab):
+    page = tab(1440).goto(f"{server}/search.html?q=grad_fn")
     results = page.locator("#search-results ul.search li")
     results.first.wait_for(timeout=15_000)
     assert "autograd" in " ".join(results.all_inner_texts()).lower() or results.count() > 0
-    page.close()
 
 
-def test_light_dark_switch(server, browser):
-    page = Watched(browser, 1440).goto(f"{server}/index.html")
+def test_light_dark_switch(server, tab):
+    page = tab(1440).goto(f"{server}/index.html")
     for mode in ("dark", "light"):
         page.locator(".theme-switch-button").first.click()
         page.locator(f".theme-change-button[data-mode={mode}]").first.click()
         assert page.evaluate("document.documentElement.dataset.theme") == mode
-    page.close()
 
 
-def test_download_links_resolve(server, browser):
-    watched = Watched(browser, 1440)
+def test_download_links_resolve(server, tab):
+    watched = tab(1440)
     page = watched.goto(f"{server}/{EXAMPLE}")
     links = page.locator("a.reference.download").evaluate_all("els => els.map(e => e.href)")
     assert any(link.endswith(".py") for link in links) and any(
@@ -220,23 +241,21 @@ def test_download_links_resolve(server, browser):
     )
     for link in links:
         assert page.request.get(link).status == 200, link
-    page.close()
 
 
 @pytest.mark.parametrize("width", [1440, 390])
 @pytest.mark.parametrize("path", ["index.html", EXAMPLE])
-def test_screenshots_are_saved(server, browser, path, width):
+def test_screenshots_are_saved(server, tab, path, width):
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page = Watched(browser, width).goto(f"{server}/{path}")
+    page = tab(width).goto(f"{server}/{path}")
     out = SHOTS / f"{Path(path).stem}-{width}.png"
     load_every_image(page)
     page.screenshot(path=str(out), full_page=True)
     assert out.stat().st_size > 10_000
-    page.close()
 
 
-def test_a_missing_page_at_any_depth_gets_a_working_404_page(server, browser):
-    watched = Watched(browser, 1440)
+def test_a_missing_page_at_any_depth_gets_a_working_404_page(server, tab):
+    watched = tab(1440)
     for missing in ("no-such-page.html", "auto_examples/10_graphs/deep/er/no-such-page.html"):
         watched.problems.clear()
         url = f"{server}/{missing}"
@@ -247,10 +266,9 @@ def test_a_missing_page_at_any_depth_gets_a_working_404_page(server, browser):
         page.locator("a.navbar-brand").first.click()
         page.wait_for_load_state("networkidle")
         assert page.url.rstrip("/").endswith(("/index.html", urlparse(server).path)), page.url
-    watched.page.close()
 
 
-def test_a_request_to_another_host_is_reported_and_never_leaves(browser, tmp_path):
+def test_a_request_to_another_host_is_reported_and_never_leaves(tab, tmp_path):
     """What the page checks rely on: Watched names a request to any host but 127.0.0.1, and
     Chromium does not even resolve that host. Here "localhost" plays the other host: it is this
     machine, whose server has the picture, so only the browser's rule keeps it from loading."""
@@ -261,19 +279,18 @@ def test_a_request_to_another_host_is_reported_and_never_leaves(browser, tmp_pat
         port = httpd.server_address[1]
         picture = f"http://localhost:{port}/pixel.svg"
         (tmp_path / "page.html").write_text(f'<!doctype html><title>t</title><img src="{picture}">')
-        watched = Watched(browser, 1280)
+        watched = tab(1280)
         watched.goto(f"http://127.0.0.1:{port}/page.html", wait_until="load")
         httpd.shutdown()
     assert f"external request: {picture}" in watched.problems
     assert f"failed request: {picture} (net::ERR_NAME_NOT_RESOLVED)" in watched.problems
-    watched.page.close()
 
 
-def test_the_offline_zip_opens_from_disk(site, browser, tmp_path):
+def test_the_offline_zip_opens_from_disk(site, tab, tmp_path):
     """A reader unzips the site and opens it straight from the disk: no server, no network."""
     with zipfile.ZipFile(site / "sidebyside-offline.zip") as archive:
         archive.extractall(tmp_path)
-    watched = Watched(browser, 1440)
+    watched = tab(1440)
     page = watched.goto((tmp_path / "sidebyside/index.html").as_uri())
     page.locator("li.sbs-card a").first.click()
     page.wait_for_load_state("load")
@@ -286,13 +303,12 @@ def test_the_offline_zip_opens_from_disk(site, browser, tmp_path):
     page.wait_for_timeout(1000)  # a summary's fetch would fail by now
     assert results.count() > 0
     assert not watched.problems, "\n".join(watched.problems)
-    watched.page.close()
 
 
-def test_search_puts_the_lesson_and_the_glossary_first(server, browser):
+def test_search_puts_the_lesson_and_the_glossary_first(server, tab):
     """Titles and glossary entries that hold the word rank first, and a summary is the
     lesson's text (no breadcrumbs, no provenance box)."""
-    page = Watched(browser, 1280).goto(f"{server}/search.html?q=retracing")
+    page = tab(1280).goto(f"{server}/search.html?q=retracing")
     results = page.locator("#search-results ul.search li")
     results.first.wait_for(timeout=15_000)
     page.wait_for_timeout(1500)  # summaries arrive one by one
@@ -303,7 +319,6 @@ def test_search_puts_the_lesson_and_the_glossary_first(server, browser):
     for summary in summaries:  # the lesson's text: not the breadcrumbs, not the provenance box
         assert not summary.lstrip(". ").startswith("Concept gallery"), summary[:80]
         assert "oneDNN CPU ops" not in summary and "Ran at" not in summary, summary[:80]
-    page.close()
 
 
 def reader_pages(site) -> list[str]:
@@ -353,8 +368,8 @@ def bright_share(png: bytes) -> float:
     return sum(counts[201:]) / sum(counts)
 
 
-def test_the_language_switch_leads_to_the_same_page_by_keyboard(server, browser):
-    page = Watched(browser, 1440).goto(f"{server}/{EXAMPLE}")
+def test_the_language_switch_leads_to_the_same_page_by_keyboard(server, tab):
+    page = tab(1440).goto(f"{server}/{EXAMPLE}")
     for language, tag in (("中文", "zh-CN"), ("English", "en")):
         switch = page.locator("a.sbs-language:visible")
         assert switch.inner_text() == language
@@ -364,18 +379,16 @@ def test_the_language_switch_leads_to_the_same_page_by_keyboard(server, browser)
         assert page.evaluate("document.documentElement.lang") == tag
         expected = ("zh_CN/" if tag == "zh-CN" else "") + EXAMPLE
         assert page.url == f"{server}/{expected}", page.url
-    page.close()
 
 
-def test_chinese_search_finds_the_pages_that_teach_a_term(server, browser):
-    page = Watched(browser, 1440).page
+def test_chinese_search_finds_the_pages_that_teach_a_term(server, tab):
+    page = tab(1440).page
     for term, teaching_page in (("计算图", "glossary"), ("叶子节点", "plot_20_autograd")):
         page.goto(f"{server}/zh_CN/search.html?q={term}", wait_until="networkidle")
         results = page.locator("#search-results ul.search li a")
         results.first.wait_for(timeout=15_000)
         links = results.evaluate_all("links => links.map(a => a.href)")
         assert any(teaching_page in link for link in links), f"{term}: {links[:8]}"
-    page.close()
 
 
 @pytest.mark.parametrize(
@@ -442,12 +455,11 @@ def test_make_serve_rebuilds_on_save_and_the_page_reloads_itself(browser, tmp_pa
 CORE_LESSON_SCREENS = 8  # at 1280×800, "Going deeper" parts folded: none longer
 
 
-def test_the_first_screen_says_where_to_start(server, browser):
+def test_the_first_screen_says_where_to_start(server, tab):
     """At 1280×800 and on a phone the landing page's first screen links lesson 1, and the course
     map below lists every lesson with a visible summary and a reading time (no hover needed)."""
     for width, height in ((1280, 800), (390, 844)):
-        page = browser.new_page(viewport={"width": width, "height": height})
-        page.goto(f"{server}/index.html", wait_until="load")
+        page = tab(width, height).goto(f"{server}/index.html", wait_until="load")
         start = page.locator("a.sbs-start").first
         box = start.bounding_box()
         assert box and box["y"] + box["height"] <= height, f"{width} px: start link below the fold"
@@ -458,13 +470,12 @@ def test_the_first_screen_says_where_to_start(server, browser):
             assert card.locator(".sbs-card-summary").inner_text().strip()
             assert card.locator(".sbs-card-summary").is_visible()
             assert "min" in card.locator(".sbs-card-time").inner_text()
-        page.close()
 
 
-def test_every_card_shows_a_thumbnail_of_its_own(site, server, browser):
+def test_every_card_shows_a_thumbnail_of_its_own(site, server, tab):
     """Every lesson's card image loads, and no two lessons share one (sphinx-gallery's
     placeholder would be the same picture on every card that has no figure)."""
-    page = Watched(browser, 1280).goto(f"{server}/index.html")
+    page = tab(1280).goto(f"{server}/index.html")
     load_every_image(page)
     images = page.locator("li.sbs-card img").evaluate_all(
         "imgs => imgs.map(i => [i.getAttribute('src'), i.naturalWidth])"
@@ -472,20 +483,18 @@ def test_every_card_shows_a_thumbnail_of_its_own(site, server, browser):
     assert images and all(width > 0 for _, width in images), images
     pictures = [(site / src).read_bytes() for src, _ in images]
     assert len(set(pictures)) == len(pictures), "two lessons show the same thumbnail"
-    page.close()
 
 
-def test_next_leads_from_the_landing_page_into_lesson_one_and_on(server, browser):
-    page = Watched(browser, 1280).goto(f"{server}/index.html")
+def test_next_leads_from_the_landing_page_into_lesson_one_and_on(server, tab):
+    page = tab(1280).goto(f"{server}/index.html")
     page.locator("a.right-next").first.click()
     assert page.url.endswith("10_graphs/plot_10_define_and_run.html"), page.url
     page.locator(".sbs-lesson-next").first.click()  # the Next link at the top of a lesson
     assert page.url.endswith("10_graphs/plot_20_autograd.html"), page.url
-    page.close()
 
 
-def test_a_lesson_says_where_it_is_and_lists_its_section(server, browser):
-    page = Watched(browser, 1280).goto(f"{server}/auto_examples/10_graphs/plot_20_autograd.html")
+def test_a_lesson_says_where_it_is_and_lists_its_section(server, tab):
+    page = tab(1280).goto(f"{server}/auto_examples/10_graphs/plot_20_autograd.html")
     where = page.locator(".sbs-lesson-where").first.inner_text()
     assert where.startswith("Lesson 2 of "), where
     current = page.locator(".sbs-lessons [aria-current=page]")
@@ -493,11 +502,10 @@ def test_a_lesson_says_where_it_is_and_lists_its_section(server, browser):
     assert page.locator(".sbs-lessons li").count() >= 5
     assert not page.locator("details.sbs-provenance").first.evaluate("d => d.open")
     assert page.locator(".sphx-glr-download-link-note").count() == 0  # no "Go to the end"
-    page.close()
 
 
-def test_the_language_switch_keeps_the_section(server, browser):
-    page = Watched(browser, 1280).goto(f"{server}/{EXAMPLE}")
+def test_the_language_switch_keeps_the_section(server, tab):
+    page = tab(1280).goto(f"{server}/{EXAMPLE}")
     anchor = page.locator("article section section[id]").nth(1).get_attribute("id")
     page.goto(f"{server}/{EXAMPLE}#{anchor}")
     with page.expect_navigation():
@@ -505,28 +513,25 @@ def test_the_language_switch_keeps_the_section(server, browser):
     assert page.url.endswith(f"zh_CN/{EXAMPLE}#{anchor}"), page.url
     page.wait_for_timeout(300)
     assert page.evaluate("window.scrollY") > 0
-    page.close()
 
 
 @pytest.mark.parametrize("width", [1280, 1440, 1920])
-def test_the_colour_mode_menu_opens_inside_the_window(server, browser, width):
-    page = Watched(browser, width).goto(f"{server}/index.html")
+def test_the_colour_mode_menu_opens_inside_the_window(server, tab, width):
+    page = tab(width).goto(f"{server}/index.html")
     page.locator(".theme-switch-button").first.click()
     menu = page.locator(".theme-switch-container .dropdown-menu").first
     menu.wait_for(state="visible")
     box = menu.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
-    page.close()
 
 
-def test_a_figure_opens_full_size_on_a_phone(server, browser):
+def test_a_figure_opens_full_size_on_a_phone(server, tab):
     """At 390 px a graph's labels are too small to read, so a tap opens the picture itself."""
-    page = Watched(browser, 390).goto(f"{server}/{EXAMPLE}")
+    page = tab(390).goto(f"{server}/{EXAMPLE}")
     figure = page.locator("article img.sphx-glr-single-img.only-light").first  # light mode
     link = figure.evaluate("img => img.closest('a.sbs-full-size').getAttribute('href')")
     assert link.endswith(".png") and link == figure.get_attribute("src")
     assert page.request.get(page.url.rsplit("/", 1)[0] + "/" + link).status == 200
-    page.close()
 
 
 def test_a_core_lesson_can_be_finished(audit):

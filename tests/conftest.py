@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -184,6 +185,9 @@ def merged_site(shard_builds, tmp_path_factory) -> Path:
 # --- the reader's machine (tests/test_reader.py), prepared and run beside the other tests ---------
 
 READER_TOOLS = ("ipykernel==7.4.0", "nbclient==0.11.0")  # a reader's Jupyter
+#: Disk the reader's install takes at its peak: PyPI's CUDA torch installed (7.6 GB) and its
+#: wheels while pip unpacks them (3.2 GB), measured on a fresh clone.
+READER_DISK_GB = 11
 
 
 def run(command, **kwargs) -> subprocess.CompletedProcess:
@@ -197,6 +201,12 @@ def make_reader(tmp: Path):
     The line is sidebyside.INSTALL_LINE, the one every page states (test_reader.py checks), so this can
     start before the site is built (conftest.py starts it at once, beside the site's build).
     """
+    free_gb = shutil.disk_usage(tmp).free / 1e9
+    assert free_gb >= READER_DISK_GB, (
+        f"The reader's install needs about {READER_DISK_GB} GB free under {tmp} (PyPI's CUDA "
+        f"torch, and its wheels while pip unpacks them); {free_gb:.1f} GB are free. Old runs "
+        f"may be taking it: /tmp/pytest-of-*, /tmp/torchinductor_*."
+    )
     dist = tmp / "dist"
     built = run([sys.executable, "-m", "build", "--outdir", str(dist), str(ROOT)])
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
@@ -215,6 +225,10 @@ def make_reader(tmp: Path):
     }
     home = tmp / "home"  # the reader runs from a folder of their own, far from the repository
     home.mkdir()
+    # A temporary folder of the reader's own, removed with the venv: what pip unpacks there, and
+    # what torch leaves there for good (Inductor's precompiled header, 160 MB for each venv).
+    (tmp / "tmp").mkdir()
+    env["TMPDIR"] = str(tmp / "tmp")
     line = sidebyside.INSTALL_LINE
     installed = run(["bash", "-c", line], cwd=home, env=env)
     assert installed.returncode == 0, (
@@ -290,8 +304,9 @@ def reader(reader_setup):
     python, home, env = reader_setup.result()
     yield python, home, env
     # Some GB (PyPI's CUDA torch), not kept by pytest: removed by a process that outlives the
-    # session rather than in its last seconds.
-    subprocess.Popen(["rm", "-rf", str(Path(python).parents[1])], start_new_session=True)
+    # session rather than in its last seconds, with the reader's temporary folder.
+    venv = Path(python).parents[1]
+    subprocess.Popen(["rm", "-rf", str(venv), str(venv.parent / "tmp")], start_new_session=True)
 
 
 def downloads_of(site: Path) -> dict[str, Path]:

@@ -227,8 +227,8 @@ def make_reader(tmp: Path):
     home.mkdir()
     # A temporary folder of the reader's own, removed with the venv: what pip unpacks there, and
     # what torch leaves there for good (Inductor's precompiled header, 160 MB for each venv).
-    (tmp / "tmp").mkdir()
     env["TMPDIR"] = str(tmp / "tmp")
+    Path(env["TMPDIR"]).mkdir()
     line = sidebyside.INSTALL_LINE
     installed = run(["bash", "-c", line], cwd=home, env=env)
     assert installed.returncode == 0, (
@@ -306,7 +306,7 @@ def reader(reader_setup):
     # Some GB (PyPI's CUDA torch), not kept by pytest: removed by a process that outlives the
     # session rather than in its last seconds, with the reader's temporary folder.
     venv = Path(python).parents[1]
-    subprocess.Popen(["rm", "-rf", str(venv), str(venv.parent / "tmp")], start_new_session=True)
+    subprocess.Popen(["rm", "-rf", str(venv), env["TMPDIR"]], start_new_session=True)
 
 
 def downloads_of(site: Path) -> dict[str, Path]:

@@ -448,7 +448,7 @@ def test_the_first_screen_says_where_to_start(server, tab):
     map below lists every lesson with a visible summary and a reading time (no hover needed)."""
     for width, height in ((1280, 800), (390, 844)):
         page = tab(width, height).goto(f"{server}/index.html", wait_until="load")
-        start = page.locator("a.sbs-start").first
+        start = page.locator(".sbs-start a").first
         box = start.bounding_box()
         assert box and box["y"] + box["height"] <= height, f"{width} px: start link below the fold"
         assert "10_graphs/plot_10_define_and_run.html" in start.get_attribute("href")

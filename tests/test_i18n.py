@@ -100,6 +100,36 @@ def test_chinese_pages_are_in_chinese_with_the_same_outputs(site):
         assert chinese in glossary, f"the Chinese glossary lacks {chinese}"
 
 
+def english_sentences(page: Path) -> set[str]:
+    """The article's prose (paragraphs, list items, links, headings, captions) that has four or
+    more English words and no Chinese: not code, not outputs, not addresses."""
+    from bs4 import BeautifulSoup  # pydata-sphinx-theme's dependency
+
+    article = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").find("article")
+    if article is None:  # the search page: results only
+        return set()
+    for code in article.select("pre, code, .highlight, .sphx-glr-script-out, .cell_output"):
+        code.decompose()
+    found = set()
+    for element in article.find_all(["p", "li", "a", "h1", "h2", "h3", "figcaption", "summary"]):
+        text = " ".join(element.get_text(" ").split())
+        if (len(re.findall(r"[A-Za-z]{2,}", text)) >= 4 and not re.search(r"[\u4e00-\u9fff]", text)
+                and not text.startswith("http")):
+            found.add(text)
+    return found
+
+
+def test_the_chinese_pages_outside_the_lessons_show_no_english_sentence(site):
+    """What gettext never sees stays English on a Chinese page (a button's text did, on the
+    landing page): no sentence of an English page may appear unchanged on its Chinese twin."""
+    pages = [*site.glob("*.html"), *site.glob("auto_examples/**/index.html")]
+    assert len(pages) >= 5
+    for page in pages:
+        twin = site / "zh_CN" / page.relative_to(site)
+        same = english_sentences(page) & english_sentences(twin)
+        assert not same, f"zh_CN/{page.relative_to(site)} shows English: {sorted(same)[:5]}"
+
+
 def test_the_chinese_404_page_and_gallery_links_are_in_chinese(site):
     missing = (site / "zh_CN" / "404.html").read_text(encoding="utf-8")
     assert "找不到页面" in missing and "Page not found" not in missing

@@ -30,6 +30,18 @@ def test_only_the_prose_of_a_value_is_marked_for_translation():
     assert _marked("AMD EPYC, 2 logical cores") == 'AMD EPYC, 2 <span class="sbs-t">logical cores</span>'
     assert _marked("2.21.0 (CUDA not built in)").endswith('<span class="sbs-t">not built in</span>)')
     assert "sbs-t" not in _marked("Intel Xeon Platinum, Python 3.11")  # "on" inside words stays
+    assert _marked("BLAS unknown, no oneDNN, AVX2 kernels") == (
+        'BLAS <span class="sbs-t">unknown</span>, <span class="sbs-t">no oneDNN</span>, '
+        'AVX2 <span class="sbs-t">kernels</span>')
+
+
+def test_every_fixed_word_reaches_the_catalogue_also_where_this_machine_does_not_show_it():
+    from sidebyside.provenance import PROSE_IN_VALUES
+
+    page = sidebyside.provenance()._repr_html_()
+    hidden = page[page.index("<div hidden>"):]
+    assert all(f'<span class="sbs-t">{word}</span>' in hidden
+               for word in PROSE_IN_VALUES if "'" not in word)  # (escaped: &#x27;)
 
 
 def test_provenance_names_the_math_libraries_only_when_asked():

@@ -2,6 +2,8 @@ from sidebyside import time_call
 from sidebyside.benchmark import (
     FIRST_CALLS_MLP,
     HTML,
+    TABLE_WORDS,
+    Words,
     bullets,
     check_outputs,
     compare,
@@ -28,6 +30,7 @@ from sidebyside.benchmark import (
     time_workloads,
     warmup_table,
 )
+from sidebyside.show import prose
 from sidebyside.timing import NOISY, Timing, gc_paused, settle, time_each
 
 import pytest
@@ -243,10 +246,15 @@ def test_per_step_and_compare_read_the_medians():
 def test_table_escapes_text_and_shows_as_html():
     page = table("a < b", ["x", "y"], [["1\n2", "<script>"]], notes=["& more"])
     assert isinstance(page, HTML) and page._repr_html_() == page
-    assert page.startswith('<table class="sbs-bench"><caption>a &lt; b</caption>')
+    assert page.startswith('<div class="pst-scrollable-table-container"><table class="sbs-bench">'
+                           "<caption>a &lt; b</caption>")
     assert "<th>x</th><th>y</th>" in page
     assert "<td>1<br>2</td><td>&lt;script&gt;</td>" in page
     assert "<li>&amp; more</li>" in page and "<script>" not in page
+    marked = table(("x ", Words("a < b")), [Words("w")], [[("1", HTML("<br>"), "2")]])
+    assert f"<caption>x {prose('a < b')}</caption>" in marked and prose("a < b") == (
+        '<span class="sbs-t">a &lt; b</span>')  # Words: translated; HTML: as it is; the rest data
+    assert f"<th>{prose('w')}</th>" in marked and "<td>1<br>2</td>" in marked
     assert bullets(["one", "t<o"]) == "<ul><li>one</li><li>t&lt;o</li></ul>"
 
 
@@ -257,36 +265,52 @@ def test_step_table_shows_median_spread_ratio_and_why_a_variant_is_missing():
         "large": {"eager": steady(2e-3), "graph": steady(1e-3), "compiled": "not run: budget"},
     }
     page = step_table(results, ["eager", "graph", "compiled"], reference="eager", caption="c")
+    assert f"<caption>{prose('c')}</caption><thead><tr><th>{prose('workload')}</th>" in page
     assert "<td>small</td><td>1.00 ms<br>±0.0%</td>" in page
-    assert "<td>3.00 ms<br>±33.3% · 3.00×<br>noisy</td><td>not run</td>" in page
+    assert f"<td>3.00 ms<br>±33.3% · 3.00×<br>{prose('noisy')}</td><td>{prose('not run')}</td>" in page
     assert "<td>1.00 ms<br>±0.0% · 0.50×</td>" in page
-    assert "<li>compiled on small, large: not run: budget</li>" in page
+    assert f"<li>compiled (small; large): {prose('not run: budget')}</li>" in page
     assert page.index("<td>small</td>") < page.index("<td>large</td>")
     tie = {"w": {"eager": steady(1e-3), "graph": steady(1e-3)}}
-    assert "1.00× (tie)" in step_table(tie, ["eager", "graph"], reference="eager", caption="")
+    assert f"1.00×<br>{prose('(tie)')}" in step_table(tie, ["eager", "graph"], reference="eager",
+                                                   caption="")
+
+
+def test_a_tables_words_are_marked_for_translation_and_its_data_is_not():
+    """A translated page replaces ``sbs-t`` spans: the captions' and notes' words, never the
+    machine's name, the numbers, the variants' names or an error's own message."""
+    page = first_call_table({"w": {"a": "failed: OSError: no such file"}}, ["a"],
+                            caption="First call", machine="AMD EPYC, 2 logical cores")
+    assert (f"<caption>{prose('First call')}<br>AMD EPYC, 2 {prose('logical cores')}</caption>"
+            in page)
+    assert f"<li>a (w): {prose('failed')}: OSError: no such file</li>" in page
+    hidden = page[page.index("<div hidden>"):]  # for the catalogue: the words no cell showed too
+    assert all(prose(word) in hidden for word in TABLE_WORDS) and "not settled" in TABLE_WORDS
 
 
 def test_noisy_means_one_threshold_in_the_timing_and_in_the_table():
     wide = Timing(first=0.0, samples=(1e-3,), rounds=(0.95e-3, 1.05e-3))  # ±5 %: above 3 %
     assert wide.spread == pytest.approx(0.05) and NOISY == 0.10 and not wide.noisy
     page = step_table({"w": {"a": wide}}, ["a"], reference="a", caption="", target=0.03)
-    assert "noisy<" not in page and "a spread above 10%" in page
+    assert f"<br>{prose('noisy')}" not in page and "a spread above 10%" in page
     over = Timing(first=0.0, samples=(1e-3,), rounds=(0.85e-3, 1.15e-3))
-    assert over.noisy and "<br>noisy" in step_table({"w": {"a": over}}, ["a"], reference="a",
-                                                    caption="")
+    assert over.noisy and f"<br>{prose('noisy')}" in step_table({"w": {"a": over}}, ["a"],
+                                                                reference="a", caption="")
 
 
 def test_warmup_table_shows_calls_extra_time_and_unsettled():
     slow = Timing(first=0.0, samples=(1e-3,), warmup=(0.5, 1e-3, 1e-3), settled=False)
     page = warmup_table({"w": {"a": slow, "b": "not run: x"}}, ["a", "b"], caption="")
-    assert "<td>3 calls<br>+0.50 s<br>not settled</td><td>not run</td>" in page
+    assert (f"<td>3 {prose('calls')}<br>+0.50 s<br>{prose('not settled')}</td>"
+            f"<td>{prose('not run')}</td>") in page
 
 
 def test_first_call_table_shows_the_first_call():
     page = first_call_table({"w": {"eager": 0.25, "compiled": "failed: OSError: x"}},
                             ["eager", "compiled", "absent"], caption="first")
-    assert "<tr><td>w</td><td>0.25 s</td><td>failed</td><td>not run</td></tr>" in page
-    assert "<li>compiled on w: failed: OSError: x</li>" in page  # why, under the table
+    assert (f"<tr><td>w</td><td>0.25 s</td><td>{prose('failed')}</td>"
+            f"<td>{prose('not run')}</td></tr>") in page
+    assert f"<li>compiled (w): {prose('failed')}: OSError: x</li>" in page  # why, under the table
 
 
 def test_fresh_python_runs_in_a_new_process_with_pinned_threads():

@@ -270,7 +270,7 @@ hardware = benchmark.hardware(torch_device)
 first_calls = {COMPILED: benchmark.fresh_python(benchmark.FIRST_CALLS_MLP,
                                                 threads=THREADS)}
 benchmark.first_call_table(first_calls, list(variants), caption="First call in a fresh "
-                           f"Python: building plus one call ({hardware})")
+                           "Python: building plus one call", machine=hardware)
 
 # %%
 # The numbers in full
@@ -279,7 +279,7 @@ benchmark.first_call_table(first_calls, list(variants), caption="First call in a
 # same workload (below 1 is faster than PyTorch eager).
 benchmark.step_table(results, list(variants), reference="PyTorch eager",
                      caption="Time per training step: median, ±spread · ratio to "
-                     f"PyTorch eager ({hardware})")
+                     "PyTorch eager", machine=hardware)
 
 # %%
 # Where the arithmetic dominates, each graph variant against its own framework's eager
@@ -303,7 +303,7 @@ benchmark.say(f"On the {largest}: " + "; ".join(
 # share ``mlp_loss``'s: the large MLP's row is TorchScript specialising again for new
 # shapes, not optimising from scratch.
 benchmark.warmup_table(results, list(variants), caption="Warm-up until settled: calls, "
-                       f"and time beyond the steady state ({hardware})")
+                       "and time beyond the steady state", machine=hardware)
 
 # %%
 # Whether ``torch.compile`` pays for its first call: the surplus of that call over

@@ -322,7 +322,7 @@ print(f"  eager and tf.function's inter-op pool: {tf_pools}")
 print(f"  each TF1 session's own inter-op pool: {THREADS} (its ConfigProto)")
 benchmark.step_table(results, list(variants), reference="PyTorch eager",
                      caption="Time per training step: median, ±spread · ratio to "
-                     f"PyTorch eager ({hardware})")
+                     "PyTorch eager", machine=hardware)
 
 # %%
 # Read from the same numbers, each with its spread (a variant is called faster or slower
@@ -354,7 +354,7 @@ benchmark.say([f"one 1 × 32 by 32 × 32 product: PyTorch eager "
 # rows share ``rnn_loss``'s, so the 10-step row pays its first optimisation and the 20-
 # and 30-step rows pay for specialising it to new lengths (the next section shows both).
 benchmark.warmup_table(results, list(variants), caption="Warm-up until settled: calls, "
-                       f"and time beyond the steady state ({hardware})")
+                       "and time beyond the steady state", machine=hardware)
 
 # %%
 # What TorchScript compiled

@@ -20,6 +20,8 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from sidebyside.parity import assert_close
+from sidebyside.provenance import PROSE_IN_VALUES
+from sidebyside.show import hidden, marked, prose
 from sidebyside.timing import NOISY, Timing, gc_paused, settle
 
 #: What one variant measured, or a sentence saying why it has no timing ("not run: ...",
@@ -485,31 +487,59 @@ class HTML(str):
         return self
 
 
-def _escape(text: str) -> str:
-    return html.escape(text).replace("\n", "<br>")
+class Words(str):
+    """Words of a table that a translated page replaces (:func:`sidebyside.show.prose`); the
+    other text of a cell is data: names, numbers, an error's own message."""
+
+
+#: A caption, header, cell or note: text, or pieces of it, each ``Words``, ``HTML`` or data.
+Cell = str | Sequence[str]
+#: Every word a table's cells may show, those a run did not need too ("not settled"): each table
+#: lists them, hidden, so that the catalogue of translations does not depend on what a run measured.
+TABLE_WORDS = ("workload", "calls", "(tie)", "noisy", "not settled", "not run", "failed")
+
+
+def _html(cell: Cell) -> str:
+    pieces = (cell,) if isinstance(cell, str) else cell
+    return "".join(
+        prose(piece) if isinstance(piece, Words)
+        else piece if isinstance(piece, HTML)
+        else html.escape(piece).replace("\n", "<br>")
+        for piece in pieces
+    )
 
 
 def table(
-    caption: str,
-    header: Sequence[str],
-    rows: Iterable[Sequence[str]],
-    notes: Iterable[str] = (),
+    caption: Cell,
+    header: Sequence[Cell],
+    rows: Iterable[Sequence[Cell]],
+    notes: Iterable[Cell] = (),
 ) -> HTML:
-    """An HTML table with notes under it; a newline in a cell starts a new line."""
-    head = "".join(f"<th>{_escape(cell)}</th>" for cell in header)
+    """An HTML table with notes under it; a newline in a cell starts a new line. Under it, hidden,
+    :data:`TABLE_WORDS` for the catalogue."""
+    head = "".join(f"<th>{_html(cell)}</th>" for cell in header)
     body = "".join(
-        "<tr>" + "".join(f"<td>{_escape(cell)}</td>" for cell in row) + "</tr>" for row in rows
+        "<tr>" + "".join(f"<td>{_html(cell)}</td>" for cell in row) + "</tr>" for row in rows
     )
-    items = "".join(f"<li>{_escape(note)}</li>" for note in notes)
-    return HTML(
-        f'<table class="sbs-bench"><caption>{_escape(caption)}</caption>'
-        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table><ul>{items}</ul>"
+    items = "".join(f"<li>{_html(note)}</li>" for note in notes)
+    return HTML(  # a wide table scrolls in the theme's container, not the page with it (phones)
+        '<div class="pst-scrollable-table-container">'
+        f'<table class="sbs-bench"><caption>{_html(caption)}</caption>'
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div><ul>{items}</ul>"
+        f"{hidden(TABLE_WORDS)}"
     )
+
+
+def _caption(caption: str, machine: str) -> Cell:
+    """The page's caption, translated; under it, what ran it (its words translated)."""
+    if not machine:
+        return Words(caption)
+    return Words(caption), "\n", HTML(marked(machine, PROSE_IN_VALUES))
 
 
 def bullets(sentences: Iterable[str]) -> HTML:
     """A bulleted list, one sentence per item."""
-    return HTML("<ul>" + "".join(f"<li>{_escape(s)}</li>" for s in sentences) + "</ul>")
+    return HTML("<ul>" + "".join(f"<li>{_html(s)}</li>" for s in sentences) + "</ul>")
 
 
 def say(sentences: Iterable[str], *, condition: str = "timed", width: int = 80) -> None:
@@ -522,18 +552,24 @@ def say(sentences: Iterable[str], *, condition: str = "timed", width: int = 80) 
                             subsequent_indent="    "))
 
 
-def _short(result: str) -> str:
-    return result.split(":")[0]  # "not run: why" -> "not run"
+def _short(result: str) -> Words:
+    return Words(result.split(":")[0])  # "not run: why" -> "not run"
 
 
-def _reasons(results: Mapping[str, Mapping[str, Result]]) -> list[str]:
-    """A note per variant without a timing: on which workloads, and why."""
+def _reasons(results: Mapping[str, Mapping[str, Result]]) -> list[Cell]:
+    """A note per variant without a timing: on which workloads, and why. The page's reason for
+    not running it is translated; a failure's own message is shown as Python wrote it."""
     reasons: dict[tuple[str, str], list[str]] = {}  # {(variant, reason): [workloads]}
     for workload, by_variant in results.items():
         for name, result in by_variant.items():
             if isinstance(result, str):
                 reasons.setdefault((name, result), []).append(workload)
-    return [f"{name} on {', '.join(where)}: {why}" for (name, why), where in reasons.items()]
+    notes: list[Cell] = []
+    for (name, why), where in reasons.items():
+        status, _, detail = why.partition(": ")
+        reason = (Words(why),) if status == "not run" else (Words(status), ": ", detail)
+        notes.append((f"{name} ({'; '.join(where)}): ", *reason))
+    return notes
 
 
 def step_table(
@@ -542,12 +578,14 @@ def step_table(
     *,
     reference: str,
     caption: str,
+    machine: str = "",
     target: float = 0.03,
 ) -> HTML:
-    """Steady state: a row per workload, a column per variant.
+    """Steady state: a row per workload, a column per variant; ``caption`` in words, and under
+    it ``machine`` (:func:`hardware`).
 
     A cell holds the median, the spread, the ratio to ``reference`` on the same workload
-    (``(tie)`` after it when the two do not differ beyond their spreads), and ``noisy`` when
+    (``(tie)`` under it when the two do not differ beyond their spreads), and ``noisy`` when
     the spread exceeds :data:`~sidebyside.timing.NOISY` (:attr:`Timing.noisy`, the one
     threshold of the site). ``target`` is accepted for callers written before, and unused:
     :func:`time_variants` aims at it, but a spread between ``target`` and ``NOISY`` is shown,
@@ -555,44 +593,52 @@ def step_table(
     the table says on which workloads and why.
     """
 
-    def cell(by_variant: Mapping[str, Result], name: str) -> str:
+    def cell(by_variant: Mapping[str, Result], name: str) -> Cell:
         result, base = by_variant[name], by_variant.get(reference)
         if isinstance(result, str):
             return _short(result)
-        ratio = ""
+        pieces = [f"{duration(result.median)}\n±{result.spread:.1%}"]
         if isinstance(base, Timing) and name != reference:
-            tie = "" if differ(result, base) else " (tie)"
-            ratio = f" · {result.median / base.median:.2f}×{tie}"
-        noisy = "\nnoisy" if result.noisy else ""
-        return f"{duration(result.median)}\n±{result.spread:.1%}{ratio}{noisy}"
+            pieces.append(f" · {result.median / base.median:.2f}×")
+            if not differ(result, base):
+                pieces += ["\n", Words("(tie)")]
+        if result.noisy:
+            pieces += ["\n", Words("noisy")]
+        return pieces
 
     notes = _reasons(results)
-    notes.append(
-        f"±: half the range of the round medians. (tie): the gap to {reference} is within "
-        f"the spreads. noisy: a spread above {NOISY:.0%}, too wide to read much into."
-    )
+    notes.append((Words("±: half the range of the round medians."), " ",
+                  Words(f"(tie): the gap to {reference} is within the spreads."), " ",
+                  Words(f"noisy: a spread above {NOISY:.0%}, too wide to read much into.")))
     rows = [[w, *(cell(by, name) for name in variants)] for w, by in results.items()]
-    return table(caption, ["workload", *variants], rows, notes)
+    return table(_caption(caption, machine), [Words("workload"), *variants], rows, notes)
 
 
 def warmup_table(
-    results: Mapping[str, Mapping[str, Result]], variants: Sequence[str], *, caption: str
+    results: Mapping[str, Mapping[str, Result]],
+    variants: Sequence[str],
+    *,
+    caption: str,
+    machine: str = "",
 ) -> HTML:
-    """Warming up, after the first call: a row per workload, a column per variant.
+    """Warming up, after the first call: a row per workload, a column per variant; the caption
+    as :func:`step_table`'s.
 
     A cell holds how many calls it took until the time per call settled (``Timing.warmup``),
     and the time they took beyond as many steady-state calls (``Timing.warmup_extra``);
     ``not settled`` when the time per call was still changing when warm-up gave up.
     """
 
-    def cell(result: Result) -> str:
+    def cell(result: Result) -> Cell:
         if isinstance(result, str):
             return _short(result)
-        settled = "" if result.settled else "\nnot settled"
-        return f"{len(result.warmup)} calls\n+{duration(result.warmup_extra)}{settled}"
+        settled = () if result.settled else ("\n", Words("not settled"))
+        return (f"{len(result.warmup)} ", Words("calls"), f"\n+{duration(result.warmup_extra)}",
+                *settled)
 
     rows = [[w, *(cell(by[name]) for name in variants)] for w, by in results.items()]
-    return table(caption, ["workload", *variants], rows, _reasons(results))
+    return table(_caption(caption, machine), [Words("workload"), *variants], rows,
+                 _reasons(results))
 
 
 def first_call_table(
@@ -600,16 +646,19 @@ def first_call_table(
     variants: Sequence[str],
     *,
     caption: str,
+    machine: str = "",
 ) -> HTML:
     """First calls in seconds (or why there is none, ``"failed: why"``, explained in a note
-    under the table): a row per workload, a column per variant."""
+    under the table): a row per workload, a column per variant; the caption as
+    :func:`step_table`'s."""
 
-    def cell(result: float | str) -> str:
+    def cell(result: float | str) -> Cell:
         return _short(result) if isinstance(result, str) else duration(result)
 
     rows = [[w, *(cell(by.get(name, "not run")) for name in variants)]
             for w, by in first_calls.items()]
-    return table(caption, ["workload", *variants], rows, _reasons(first_calls))
+    return table(_caption(caption, machine), [Words("workload"), *variants], rows,
+                 _reasons(first_calls))
 
 
 #: Markers and line styles, in order, for the variants of one framework: the colour says which

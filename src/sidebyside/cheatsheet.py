@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from sidebyside.parity import to_numpy
+from sidebyside.show import prose
 
 import numpy as np
 from pygments import highlight
@@ -213,15 +214,6 @@ def describe(value) -> str:
 def anchor(text: str) -> str:
     """``"tf.slice ↔ narrow"`` -> ``"tf-slice-narrow"``."""
     return "-".join("".join(c if c.isalnum() else " " for c in text.lower()).split())
-
-
-def prose(text: str) -> str:
-    """One phrase to translate: the Chinese pages replace each ``sbs-t`` span's text.
-
-    Plain text only (escaped here), never code or markup: a build step extracts these phrases
-    into the catalogue and puts the translation in their place.
-    """
-    return f'<span class="sbs-t">{html.escape(text)}</span>'
 
 
 def code_block(code: str) -> str:

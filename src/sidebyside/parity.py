@@ -5,6 +5,8 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
+from sidebyside.show import prose
+
 import numpy as np
 
 # float32 arithmetic with different kernels (oneDNN on CPU, cuDNN's algorithms on GPU, TF32 off in
@@ -93,8 +95,7 @@ class ParityReport:
 
     def _repr_html_(self) -> str:
         text = "".join(
-            f'<span class="sbs-t">{html.escape(prose)}</span>{html.escape(data)}'
-            for prose, data in self._parts()
+            f"{prose(words)}{html.escape(data)}" for words, data in self._parts()
         )
         return f'<p class="sbs-parity">{text}</p>'
 

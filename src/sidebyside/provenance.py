@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import datetime
-import html
 import os
 import platform
 import re
 from dataclasses import dataclass
+
+from sidebyside.show import hidden, marked, prose
 
 
 def cpu_model() -> str:
@@ -35,11 +36,11 @@ class Provenance:
         """A folded table; its prose (the keys, and the fixed words among the values) marked
         ``sbs-t`` for a translated page, the data (names, versions, numbers) as it is."""
         rows = "".join(
-            f"<tr><th>{_prose(key)}</th><td>{_marked(value)}</td></tr>" for key, value in self.facts
+            f"<tr><th>{prose(key)}</th><td>{_marked(value)}</td></tr>" for key, value in self.facts
         )
         return (
-            f'<details class="sbs-provenance"><summary>{_prose("What ran this page")}</summary>'
-            f"<table>{rows}</table></details>"
+            f'<details class="sbs-provenance"><summary>{prose("What ran this page")}</summary>'
+            f"<table>{rows}</table>{hidden(PROSE_IN_VALUES)}</details>"
         )
 
 
@@ -50,20 +51,17 @@ PROSE_IN_VALUES = (
     "(TensorFlow's default here)",
     "logical cores",
     "not built in",
+    "kernels",
+    "no oneDNN",
+    "unknown",
     "on",
     "off",
 )
 
 
-def _prose(text: str) -> str:
-    return f'<span class="sbs-t">{html.escape(text)}</span>'
-
-
 def _marked(value: str) -> str:
     """``value`` escaped, with each of PROSE_IN_VALUES in it marked as prose."""
-    pattern = "|".join(re.escape(p) for p in sorted(PROSE_IN_VALUES, key=len, reverse=True))
-    parts = re.split(rf"((?<![\w'])(?:{pattern})(?![\w']))", value)
-    return "".join(_prose(part) if part in PROSE_IN_VALUES else html.escape(part) for part in parts)
+    return marked(value, PROSE_IN_VALUES)
 
 
 def math_libraries() -> str:

@@ -1,10 +1,12 @@
-"""Printing on a page: an error that a call must raise, long text wrapped to the pane, and the
-blocks that hold what differs by machine or by release."""
+"""Printing on a page: an error that a call must raise, long text wrapped to the pane, the
+blocks that hold what differs by machine or by release, and prose marked for translation."""
 
 from __future__ import annotations
 
+import html
 import re
 import textwrap
+from collections.abc import Collection
 
 PANE_WIDTH = 64  # characters a line in a TensorFlow or PyTorch pane at 1280 px
 
@@ -18,6 +20,26 @@ def wrap(text: str, indent: str = "", hang: str = "", width: int = PANE_WIDTH) -
         initial_indent=indent,
         subsequent_indent=indent + hang,
     )
+
+
+def prose(text: str) -> str:
+    """One phrase to translate, as HTML: a translated page replaces each ``sbs-t`` span's text
+    (``sphinx_extensions/languages.py``). Plain text only (escaped here), never code or markup."""
+    return f'<span class="sbs-t">{html.escape(text)}</span>'
+
+
+def hidden(phrases: Collection[str]) -> str:
+    """``phrases`` as hidden :func:`prose`: each reaches the catalogue of translations even where
+    this run did not show it (a value another machine prints)."""
+    return f"<div hidden>{''.join(prose(phrase) for phrase in phrases)}</div>"
+
+
+def marked(text: str, phrases: Collection[str]) -> str:
+    """``text`` as HTML: each of ``phrases`` in it (as whole words) :func:`prose`, the rest (names,
+    numbers) escaped as it is."""
+    pattern = "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True))
+    parts = re.split(rf"((?<![\w'])(?:{pattern})(?![\w']))", text)
+    return "".join(prose(part) if part in phrases else html.escape(part) for part in parts)
 
 
 def show_error(

@@ -107,6 +107,10 @@ AXE_RUN = """async () => (await axe.run(document, {resultTypes: ['violations']})
     .map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => n.target).join(' | ')}`)"""
 
 
+#: How far the article scrolls sideways (a long name that does not wrap, a wide table outside a
+#: scrolling box of its own): a phone's reader would swipe the whole lesson.
+ARTICLE_SIDEWAYS = """() => { const box = document.querySelector('.bd-article-container');
+    return box.scrollWidth - box.clientWidth; }"""
 SIDEWAYS = """() => [...document.querySelectorAll('.sbs-pane pre')].map(pre => [
     pre.scrollWidth - pre.clientWidth,
     pre.textContent.split('\\n').reduce((a, b) => (b.length > a.length ? b : a))])"""
@@ -128,14 +132,15 @@ def audit(site, server, browser) -> dict:
     errors, failed or external requests); each core lesson's height in screens as first shown
     (folds closed); on every English page and ZH_SAMPLE, axe-core's serious violations in light
     mode, then in dark mode, and the figures that show as bright slabs in dark mode; last, on
-    every English lesson, the code and output blocks in panes that scroll sideways at 1280, 1440
-    and 1920 px (laid out again at each width)."""
+    every English lesson, whether the article scrolls sideways on a phone (390 px), and the code
+    and output blocks in panes that scroll sideways at 1280, 1440 and 1920 px (laid out again at
+    each width)."""
     pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
     pages = [page for page in pages if "_static/" not in page]  # theme fragments
     audited = set(reader_pages(site) + ZH_SAMPLE)
     watched = Watched(browser, 1280, 800)
     found = {"loading": [], "axe": [], "bright": [], "figures": [], "heights": {},
-             "sideways": [], "pane blocks": 0}
+             "sideways": [], "pane blocks": 0, "phone": []}
     for path in pages:
         watched.problems.clear()
         page = watched.goto(f"{server}/{path}", wait_until="load")  # scripts ran, files came
@@ -163,6 +168,9 @@ def audit(site, server, browser) -> dict:
             if bright_share(figure.screenshot()) > 0.5:
                 found["bright"].append(f"{path}: {figure.get_attribute('src')}")
         if is_lesson(path):
+            page.set_viewport_size({"width": 390, "height": 844})
+            if (extra := page.evaluate(ARTICLE_SIDEWAYS)) > 1:
+                found["phone"].append(f"{path}: {extra} px")
             for width in (1280, 1440, 1920):
                 page.set_viewport_size({"width": width, "height": 800})
                 blocks = page.evaluate(SIDEWAYS)
@@ -324,6 +332,11 @@ def themed_page(browser, mode: str, width: int = 1280):
     context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=mode)
     context.add_init_script(f"localStorage.setItem('mode', '{mode}');")
     return context.new_page()
+
+
+def test_no_lesson_scrolls_sideways_on_a_phone(audit):
+    """Long code names and file names wrap, wide tables scroll in a box of their own."""
+    assert not audit["phone"], "at 390 px the article scrolls sideways:\n" + "\n".join(audit["phone"])
 
 
 def test_no_code_or_output_in_a_pane_scrolls_sideways(audit):

@@ -168,15 +168,15 @@ def audit(site, server, browser) -> dict:
             if bright_share(figure.screenshot()) > 0.5:
                 found["bright"].append(f"{path}: {figure.get_attribute('src')}")
         if is_lesson(path):
-            page.set_viewport_size({"width": 390, "height": 844})
-            if (extra := page.evaluate(ARTICLE_SIDEWAYS)) > 1:
-                found["phone"].append(f"{path}: {extra} px")
             for width in (1280, 1440, 1920):
                 page.set_viewport_size({"width": width, "height": 800})
                 blocks = page.evaluate(SIDEWAYS)
                 found["pane blocks"] += len(blocks)
                 found["sideways"] += [f"{Path(path).name} at {width}: {line!r}"
                                       for extra, line in blocks if extra > 1]
+            page.set_viewport_size({"width": 390, "height": 844})
+            if (extra := page.evaluate(ARTICLE_SIDEWAYS)) > 1:
+                found["phone"].append(f"{path}: {extra} px")
             page.set_viewport_size({"width": 1280, "height": 800})
     watched.page.close()
     assert len(pages) >= 10 and len(audited) >= 10

@@ -272,6 +272,23 @@ def test_shards_are_balanced_and_cover_every_example_once():
         shards.examples_in_shard("3/2")
 
 
+def test_the_site_server_prints_nothing_when_a_browser_drops_a_connection(capsys):
+    """Lighthouse drops kept-alive connections between runs; a real error still prints."""
+    import http.server
+
+    server = site_server.SiteServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    try:
+        for error in (ConnectionResetError(104, "reset by peer"), ValueError("a real error")):
+            try:
+                raise error
+            except Exception:
+                server.handle_error(None, ("127.0.0.1", 1))
+    finally:
+        server.server_close()
+    printed = capsys.readouterr().err
+    assert "ValueError: a real error" in printed and "ConnectionResetError" not in printed
+
+
 def test_no_page_loads_anything_from_another_host(site):
     external = re.compile(
         r"""<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)=["'](?:https?:)?//"""

@@ -63,13 +63,21 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         return io.BytesIO(body)
 
 
+class SiteServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        """A browser that drops a kept-alive connection is no error (Lighthouse does, between
+        runs): nothing printed for it; anything else as the standard library prints it."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 def serve(site: Path, port: int = 0) -> tuple[http.server.ThreadingHTTPServer, str]:
     """Start serving ``site`` in a thread; returns the server and the site's URL (no slash)."""
     prefix = url_prefix(site)
     handler = functools.partial(
         type("Handler", (SiteHandler,), {"prefix": prefix}), directory=str(site)
     )
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    httpd = SiteServer(("127.0.0.1", port), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     return httpd, f"http://127.0.0.1:{httpd.server_address[1]}{prefix.rstrip('/')}"
 

@@ -36,7 +36,7 @@ class Provenance:
         """A folded table; its prose (the keys, and the fixed words among the values) marked
         ``sbs-t`` for a translated page, the data (names, versions, numbers) as it is."""
         rows = "".join(
-            f"<tr><th>{prose(key)}</th><td>{_marked(value)}</td></tr>" for key, value in self.facts
+            f"<tr><th>{prose(key)}</th><td>{marked(value, PROSE_IN_VALUES)}</td></tr>" for key, value in self.facts
         )
         return (
             f'<details class="sbs-provenance"><summary>{prose("What ran this page")}</summary>'
@@ -57,11 +57,6 @@ PROSE_IN_VALUES = (
     "on",
     "off",
 )
-
-
-def _marked(value: str) -> str:
-    """``value`` escaped, with each of PROSE_IN_VALUES in it marked as prose."""
-    return marked(value, PROSE_IN_VALUES)
 
 
 def math_libraries() -> str:
